@@ -5,7 +5,7 @@
 import { DeviceType, ScalarType, empty_generic, empty_strided_generic, torch, type Device, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from './runtime.js';
 import { matmul } from './kernels/LinearAlgebra.js';
-import { blockOf, checkFloat, pointwise } from './kernels/Loops.js';
+import { blockOf, checkFloat, pointwise, viaFloat32 } from './kernels/Loops.js';
 import { pointwiseKernels } from './kernels/BinaryOps.js';
 import { integerKernels } from './kernels/IntegerOps.js';
 import { kindOf } from './kernels/TypeProperties.js';
@@ -129,8 +129,24 @@ function optimizerKernels(rt: WebGPURuntime): [string, (...args: never[]) => unk
   ];
 }
 
-/** The kernels a convolutional network's forward and backward dispatch (LeNet: conv, pool, cross-entropy). */
+/**
+ * The kernels a convolutional network's forward and backward dispatch (LeNet: conv, pool, cross-entropy). float16
+ * goes through the float32 kernels (Note [float16 through the float32 kernels]): always for max pooling and
+ * nll_loss, and for the kernels with f16 shaders (convolution, average pooling) when the device lacks 'shader-f16'.
+ */
 function networkKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
+  const noF16 = (): boolean => !rt.features.shaderF16;
+  return networkKernels32(rt).map(([name, k]) => [
+    name,
+    /^(convolution|_conv2d|avg_pool2d|_adaptive_avg_pool2d)/.test(name)
+      ? viaFloat32(rt, k, noF16)
+      : /^(max_pool2d|nll_loss)/.test(name)
+        ? viaFloat32(rt, k)
+        : k, // softmax / log_softmax take float16 themselves (their dtype argument)
+  ]);
+}
+
+function networkKernels32(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
   type Conv = [Tensor, Tensor, Tensor, number[], number[], number[], number];
   return [
     [

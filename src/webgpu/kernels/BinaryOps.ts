@@ -5,7 +5,7 @@
 import { DeviceType, ScalarType, empty_generic, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
 import { pointwise, type Operand } from './Loops.js';
-import { checkCast, kindOf, resultType, typeTitle, type Kind } from './TypeProperties.js';
+import { checkCast, computeKind, isFloatKind, kindOf, resultType, typeTitle, type Kind } from './TypeProperties.js';
 
 type Arg = Tensor | number | boolean;
 
@@ -37,10 +37,9 @@ export function broadcastShape(...shapes: (readonly number[])[]): number[] {
 
 const sizesOf = (o: Arg): readonly number[] => (typeof o === 'object' ? o.sizes : []);
 
-/** The compute kind of result dtype `st` for an arithmetic operator (int64: Note [int64 arithmetic in WGSL]). */
+/** The compute kind of result dtype `st` for an arithmetic operator (int64: Note [int64 arithmetic in WGSL]; float16 in f32). */
 function arithmeticKind(op: string, st: ScalarType): Kind {
-  const kind = kindOf(op, st);
-  return kind === 'bool' ? 'i32' : kind;
+  return computeKind(kindOf(op, st));
 }
 
 /** The expressions of the arithmetic operators computing in int64 (Note [int64 arithmetic in WGSL]): `op(x0)` or `op(x0, x1, s0)`. */
@@ -71,7 +70,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
   const binaryOut = (op: string, expr: string, self: Arg, other: Arg, scalars: number[] = [], float = false): Tensor => {
     const [a, b] = [operand(self, other), operand(other, self)];
     let st = resultType([self, other]);
-    if (float && kindOf(op, st) !== 'f32') st = ScalarType.Float;
+    if (float && !isFloatKind(kindOf(op, st))) st = ScalarType.Float;
     checkAlpha(op, st, scalars);
     const kind = arithmeticKind(op, st);
     const out = empty_generic(broadcastShape(sizesOf(self), sizesOf(other)), rt, st);
@@ -80,7 +79,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
   const binaryInplace = (op: string, expr: string, self: Tensor, other: Arg, scalars: number[] = [], float = false): Tensor => {
     const b = operand(other, self);
     let st = resultType([self, other]);
-    if (float && kindOf(op, st) !== 'f32') st = ScalarType.Float;
+    if (float && !isFloatKind(kindOf(op, st))) st = ScalarType.Float;
     checkCast(st, self.scalarType);
     checkAlpha(op, st, scalars);
     const kind = arithmeticKind(op, self.scalarType);
@@ -133,12 +132,12 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
     ['exp', 'exp(x0)'],
     ['log', 'select(log(x0), -1.0 / abs(x0), x0 == 0.0)'], // log(0) = -inf (SwiftShader's log gives -88)
     ['sigmoid', '1.0 / (1.0 + exp(-x0))'],
-    ['tanh', 'tanh(x0)'],
+    ['tanh', 'select(tanh(x0), sign(x0), abs(x0) > 10.0)'], // tanh(10) rounds to 1 in f32; SwiftShader's tanh(868) is NaN
     ['sqrt', 'sqrt(x0)'],
   ];
   const unaryDtype = (op: string, self: Tensor, float: boolean): ScalarType => {
     const kind = kindOf(op, self.scalarType);
-    if (float) return kind === 'f32' ? self.scalarType : ScalarType.Float;
+    if (float) return isFloatKind(kind) ? self.scalarType : ScalarType.Float;
     if (kind === 'bool') {
       throw new Error(
         op.startsWith('aten::neg')
@@ -176,8 +175,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
   const compare = (op: string, sym: string) => (self: Tensor, other: Arg) => {
     const [a, b] = [operand(self, other), operand(other, self)];
     const common = resultType([self, other]);
-    const kind = kindOf(op, common);
-    const compute: Kind = kind === 'bool' ? 'i32' : kind;
+    const compute = computeKind(kindOf(op, common));
     const out = empty_generic(broadcastShape(sizesOf(self), sizesOf(other)), rt, ScalarType.Bool);
     const expr = compute === 'i64' ? `cmp64(x0, x1) ${sym} 0` : `x0 ${sym} x1`;
     return pointwise(rt, op, expr, out, [a, b], [], { compute, predicate: true });
@@ -196,8 +194,7 @@ export function pointwiseKernels(rt: WebGPURuntime): [string, (...args: never[])
   kernels.push([
     'logical_not',
     ((self: Tensor) => {
-      const kind = kindOf('aten::logical_not', self.scalarType);
-      const compute: Kind = kind === 'bool' ? 'i32' : kind;
+      const compute = computeKind(kindOf('aten::logical_not', self.scalarType));
       const out = empty_generic(self.sizes, rt, ScalarType.Bool);
       return pointwise(rt, 'aten::logical_not', '!nz(x0)', out, [self], [], { compute, predicate: true });
     }) as never,
@@ -281,7 +278,7 @@ function clampKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown
   const clamp = (op: string, self: Tensor, lo: number | null, hi: number | null, inplace: boolean): Tensor => {
     if (lo === null && hi === null) throw new Error("torch.clamp: At least one of 'min' or 'max' must not be None");
     let bounds = [lo, hi].filter((v): v is number => v !== null);
-    const st = kindOf(op, self.scalarType) === 'f32' ? self.scalarType : resultType([self, ...bounds]);
+    const st = isFloatKind(kindOf(op, self.scalarType)) ? self.scalarType : resultType([self, ...bounds]);
     if (inplace) checkCast(st, self.scalarType);
     const kind = arithmeticKind(op, st);
     // int64 bounds as the CPU converts them: 2^63 or more in magnitude becomes -2^63 (Note [int64 arithmetic in WGSL])
@@ -338,7 +335,7 @@ function clampKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown
 function checkAlpha(op: string, st: ScalarType, scalars: readonly number[]): void {
   if (!op.includes('add') && !op.includes('sub')) return;
   const al = scalars[0] ?? 1;
-  if (st !== ScalarType.Float && !Number.isInteger(al)) {
+  if (st !== ScalarType.Float && st !== ScalarType.Half && !Number.isInteger(al)) {
     throw new Error('For integral input tensors, argument alpha must not be a floating point number.');
   }
 }

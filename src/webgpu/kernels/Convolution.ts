@@ -165,13 +165,15 @@ const pair = (v: readonly number[]): [number, number] => [v[0]!, v[1] ?? v[0]!];
 // Note [float16 on the webgpu device]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // WGSL's f16 needs the optional WebGPU feature 'shader-f16' (`enable f16;`); init() requests it when the adapter
-// has it. The network kernels (convolution and its gradients, avg_pool2d, _adaptive_avg_pool2d and their
-// backwards) then take float16 operands: read as f32, summed in f32 (PyTorch's acc_type of Half, as its CPU
-// kernels and MPS's accumulate), stored as f16, one pipeline per element type. Without the feature (SwiftShader
-// in Chromium 156 lacks it, so the browser suite cannot run an f16 shader; `set_shader_f16(false)` forces it off)
-// a float16 operand raises naming the operator, the dtype and the missing feature, as float64 is refused. float16
-// storage (empty, copies between devices, views) needs no shader feature. Pointwise operators, matmul and
-// reductions have no float16 kernels yet: they raise naming the operator and dtype (TypeProperties.ts kindOf).
+// has it. The network kernels with f16 shaders (convolution and its gradients, avg_pool2d, _adaptive_avg_pool2d
+// and their backwards) then take float16 operands: read as f32, summed in f32 (PyTorch's acc_type of Half, as
+// its CPU kernels and MPS's accumulate), stored as f16, one pipeline per element type. Those shaders are kept
+// where the feature exists (one pass, no float32 copies). Without the feature (SwiftShader in Chromium 156 lacks
+// it, so the browser suite cannot run an f16 shader; `set_shader_f16(false)` forces it off) the same operators
+// go through their float32 kernels with float16 casts around them (ops.ts networkKernels, See Note [float16
+// through the float32 kernels]), as max pooling and nll_loss always do. Every other float16 kernel needs no
+// feature at all: pointwise kernels and reductions read float16 words as u32 (See Note [float16 without
+// shader-f16]). float16 storage (empty, copies between devices, views) needs no shader feature either.
 
 /** The element type of a network kernel's floating operands: float32, or float16 where the device has 'shader-f16'. */
 export type FloatElem = 'f32' | 'f16';

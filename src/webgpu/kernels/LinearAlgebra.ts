@@ -4,7 +4,8 @@
 // native/mps/operations/LinearAlgebra.mm.
 import { ScalarType, empty_generic, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { blockOf, broadcastStrides, checkFloat } from './Loops.js';
+import { blockOf, broadcastStrides, castTo, checkFloat } from './Loops.js';
+import { typeTitle } from './TypeProperties.js';
 
 const T = 16;
 
@@ -300,6 +301,7 @@ export function bmm(
 }
 
 function batched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, self: Tensor | null, beta: number, alpha: number): Tensor {
+  if ([a, b, self].some((t) => t?.scalarType === ScalarType.Half)) return halfBatched(rt, op, a, b, self, beta, alpha);
   checkFloat(op, a, b, ...(self === null ? [] : [self]));
   // beta = 0: `self` is ignored, not multiplied by 0 (Note [addmm with beta = 0 on the webgpu device])
   const bias = beta === 0 ? null : self;
@@ -355,4 +357,32 @@ function batched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, self: Tens
   buffers.push(paramBlock.buffer);
   rt.dispatch(pipeline, buffers, perBatch * batches);
   return out;
+}
+
+// Note [float16 through the float32 kernels]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's CPU kernels for Half (gemm, softmax, layer_norm) compute in float (opmath, acc_type) and round
+// each result once. The device's mm / addmm / bmm / baddbmm, softmax / log_softmax (+ backwards) and
+// native_layer_norm (+ backward) do the same without shaders of their own: the float16 operands are cast to
+// float32 on the device (exact: Note [float16 without shader-f16]), the float32 kernel runs, and each result
+// is cast back to its float16 dtype (rounded once, c10::Half's rounding). It costs a float32 copy of each
+// operand, and keeps one set of kernels (tiles, vec4 loads, split-K, row trees) for both dtypes; the values
+// are the float32 kernel's rounded, so they differ from the CPU's only where the float32 results do.
+// Mixed dtypes raise PyTorch's errors (mm) or follow its result dtypes (layer_norm's float statistics).
+
+/** mm / addmm / bmm / baddbmm of float16 operands (See Note [float16 through the float32 kernels]). */
+function halfBatched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, bias: Tensor | null, beta: number, alpha: number): Tensor {
+  const cname = (t: Tensor): string => (t.scalarType === ScalarType.Half ? 'c10::Half' : typeTitle(t.scalarType).toLowerCase());
+  if (a.scalarType !== b.scalarType) {
+    throw new Error(
+      op.includes('bmm')
+        ? `expected scalar type ${typeTitle(a.scalarType)} but found ${typeTitle(b.scalarType)}`
+        : `expected m1 and m2 to have the same dtype, but got: ${cname(a)} != ${cname(b)}`,
+    );
+  }
+  if (bias !== null && bias.scalarType !== b.scalarType) {
+    throw new Error(`self and mat2 must have the same dtype, but got ${typeTitle(bias.scalarType)} and ${typeTitle(b.scalarType)}`);
+  }
+  const f32 = (t: Tensor): Tensor => castTo(rt, t, ScalarType.Float);
+  return castTo(rt, batched(rt, op, f32(a), f32(b), bias === null ? null : f32(bias), beta, alpha), ScalarType.Half);
 }

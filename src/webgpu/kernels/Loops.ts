@@ -1,9 +1,20 @@
 // Pointwise kernels of the webgpu device in WGSL: one generated shader per (expression, rank after coalescing,
 // operand pattern), with sizes, strides and offsets passed as data, so one pipeline serves every shape. The
 // counterpart of aten/src/ATen/native/cpu/Loops.h over TensorIterator, and of the MPS binary/unary kernels.
-import { ScalarType, torch, type Tensor } from 'aten-ts';
+import { ScalarType, empty_generic, torch, type Tensor } from 'aten-ts';
 import type { GpuBlock, WebGPURuntime } from '../runtime.js';
-import { convert, int64CastsFor, kindOf, nonzeroFn, scalarRead, scalarWords, wgslType, type Kind } from './TypeProperties.js';
+import {
+  F16_WGSL,
+  computeKind,
+  convert,
+  int64CastsFor,
+  kindOf,
+  nonzeroFn,
+  scalarRead,
+  scalarWords,
+  wgslType,
+  type Kind,
+} from './TypeProperties.js';
 
 /** An operand of a pointwise kernel: a tensor on the device, or a float scalar (a number or a CPU 0-dim tensor). */
 export type Operand = Tensor | number;
@@ -88,9 +99,11 @@ export function pointwise(
   const numel = out.numel();
   if (numel === 0) return out;
   const outKind = kindOf(name, out.scalarType);
-  const compute = options.compute ?? (outKind === 'bool' ? 'i32' : outKind);
+  // float16 computes in f32 (See Note [float16 without shader-f16]).
+  const compute = computeKind(options.compute ?? outKind);
   const predicate = options.predicate === true;
-  if (outKind !== 'bool' && compute !== outKind) throw new Error(`webgpu: ${name}: computes in ${compute} but stores ${outKind}`);
+  if (outKind !== 'bool' && compute !== computeKind(outKind))
+    throw new Error(`webgpu: ${name}: computes in ${compute} but stores ${outKind}`);
   const tensors = operands.filter((o): o is Tensor => typeof o !== 'number');
   const kinds = tensors.map((t) => kindOf(name, t.scalarType));
   const { sizes, strides } = coalesce(out.sizes, [out.strides, ...tensors.map((t) => broadcastStrides(t, out.sizes))]);
@@ -123,11 +136,15 @@ export function pointwise(
   params.set(sizes, header);
   strides.forEach((s, k) => params.set(s, header + rank * (1 + k)));
   const paramBlock = rt.scratch(params);
-  const boolOut = outKind === 'bool';
-  // A bool result written a word (four elements) per thread, or a byte per thread by atomics (Note [Pointwise dtypes on the webgpu device]).
+  // A bool (float16) result written a word, four (two) elements, per thread, or an element per thread by atomics
+  // (Note [Pointwise dtypes on the webgpu device], Note [float16 without shader-f16]).
+  const lanes = outKind === 'bool' ? 4 : outKind === 'f16' ? 2 : 1;
   const packed =
-    boolOut && out.isContiguous() && out.storageOffset % 4 === 0 && (numel % 4 === 0 || out.storageOffset + numel >= out.storage.nbytes);
-  const atomic = boolOut && !packed;
+    lanes > 1 &&
+    out.isContiguous() &&
+    out.storageOffset % lanes === 0 &&
+    (numel % lanes === 0 || (out.storageOffset + numel) * out.element_size() >= out.storage.nbytes);
+  const atomic = lanes > 1 && !packed;
   const dense = rank === 1 && strides.every((st) => st[0] === 1);
   const vec4 =
     dense &&
@@ -141,7 +158,7 @@ export function pointwise(
   const pipeline = rt.pipeline(key, () => {
     const lines: string[] = [];
     const C = wgslType(compute);
-    const elemType = (k: Kind): string => (k === 'bool' ? 'u32' : k === 'i64' ? 'vec2u' : vec4 ? `vec4<${k}>` : k);
+    const elemType = (k: Kind): string => (k === 'bool' || k === 'f16' ? 'u32' : k === 'i64' ? 'vec2u' : vec4 ? `vec4<${k}>` : k);
     lines.push(`@group(0) @binding(0) var<storage, read_write> b0: array<${atomic ? 'atomic<u32>' : elemType(outKind)}>;`);
     for (let i = 1; i < buffers.length; i++)
       lines.push(`@group(0) @binding(${i}) var<storage, read> b${i}: array<${elemType(bufKinds[i]!)}>;`);
@@ -179,26 +196,33 @@ export function pointwise(
       }
       const loads = tensors.map((_, j) => {
         const bi = bindingOf[j]!;
-        if (kinds[j] !== 'bool') return convert(`b${bi}[o${j}]`, kinds[j]!, compute);
-        const word = bi === 0 && atomic ? `atomicLoad(&b0[o${j} >> 2u])` : `b${bi}[o${j} >> 2u]`;
-        return convert(`(((${word} >> ((o${j} & 3u) * 8u)) & 0xffu) != 0u)`, 'bool', compute);
+        const k = kinds[j]!;
+        if (k !== 'bool' && k !== 'f16') return convert(`b${bi}[o${j}]`, k, compute);
+        const [sh, bits] = k === 'bool' ? ['2u', '3u) * 8u'] : ['1u', '1u) * 16u'];
+        const word = bi === 0 && atomic ? `atomicLoad(&b0[o${j} >> ${sh}])` : `b${bi}[o${j} >> ${sh}]`;
+        const field = `((${word} >> ((o${j} & ${bits})) & ${k === 'bool' ? '0xffu' : '0xffffu'})`;
+        return k === 'bool' ? convert(`(${field} != 0u)`, 'bool', compute) : convert(`h2f${field}`, 'f16', compute);
       });
       lines.push(`  return f(${loads.join(', ')});`, '}');
       lines.push(`@compute @workgroup_size(${WORKGROUP})`);
       lines.push(`fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {`);
       lines.push(`  let i = gid.x + gid.y * nw.x * ${WORKGROUP}u;`);
       const test = (v: string): string => (predicate ? v : `nz(${v})`);
+      // The stored bits of element value `v`: a bool byte, float16 bits (f2h), or the value.
+      const store = (v: string): string => (outKind === 'bool' ? `select(0u, 1u, ${test(v)})` : `f2h(${v})`);
+      const [width, mask] = outKind === 'bool' ? [8, '0xffu'] : [16, '0xffffu'];
       if (packed) {
-        lines.push('  if (i * 4u >= p[0]) { return; }', '  var word = 0u;');
+        lines.push(`  if (i * ${lanes}u >= p[0]) { return; }`, '  var word = 0u;');
         lines.push(
-          '  for (var j = 0u; j < 4u; j++) {',
-          `    if (i * 4u + j < p[0]) { word |= select(0u, 1u, ${test('element(i * 4u + j)')}) << (j * 8u); }`,
+          `  for (var j = 0u; j < ${lanes}u; j++) {`,
+          `    if (i * ${lanes}u + j < p[0]) { word |= ${store(`element(i * ${lanes}u + j)`)} << (j * ${width}u); }`,
           '  }',
         );
-        lines.push('  b0[p[1] / 4u + i] = word;', '}');
+        lines.push(`  b0[p[1] / ${lanes}u + i] = word;`, '}');
       } else if (atomic) {
-        lines.push('  if (i >= p[0]) { return; }', `  let v = select(0u, 1u, ${test('element(i)')});`, '  let sh = (o & 3u) * 8u;');
-        lines.push('  atomicAnd(&b0[o >> 2u], ~(0xffu << sh));', '  atomicOr(&b0[o >> 2u], v << sh);', '}');
+        lines.push('  if (i >= p[0]) { return; }', `  let v = ${store('element(i)')};`, `  let sh = (o & ${lanes - 1}u) * ${width}u;`);
+        const w = lanes === 4 ? 'o >> 2u' : 'o >> 1u';
+        lines.push(`  atomicAnd(&b0[${w}], ~(${mask} << sh));`, `  atomicOr(&b0[${w}], v << sh);`, '}');
       } else {
         lines.push('  if (i >= p[0]) { return; }', '  let v = element(i);', '  b0[o] = v;', '}');
       }
@@ -207,10 +231,11 @@ export function pointwise(
     const helpers = [...int64CastsFor(source)];
     if (source.includes('nz(')) helpers.push(nonzeroFn(compute));
     if (source.includes('erf_f32(')) helpers.push(ERF_WGSL);
+    if (source.includes('h2f(') || source.includes('f2h(')) helpers.push(F16_WGSL);
     source = [...helpers, source].join('\n');
     return source;
   });
-  const threads = vec4 || packed ? Math.ceil(numel / 4) : numel;
+  const threads = vec4 ? Math.ceil(numel / 4) : packed ? Math.ceil(numel / lanes) : numel;
   rt.dispatch(pipeline, [...buffers, paramBlock.buffer], Math.ceil(threads / WORKGROUP));
   if (vec4) rt.stats.vec4Dispatches++;
   return out;
@@ -241,6 +266,32 @@ export function checkFloat(op: string, ...ts: readonly Operand[]): void {
       throw new Error(`webgpu: ${op} supports float32 tensors only so far, got ${String(t.dtype)}`);
     }
   }
+}
+
+/**
+ * `t` itself when of dtype `st`, else a new contiguous tensor of dtype `st` on the device: a pointwise cast (exact
+ * from float16 to float32, rounded once the other way: See Note [float16 through the float32 kernels]).
+ */
+export function castTo(rt: WebGPURuntime, t: Tensor, st: ScalarType): Tensor {
+  return t.scalarType === st ? t : empty_generic(t.sizes, rt, st).copy_(t);
+}
+
+/**
+ * `kernel` taking float16 tensors through its float32 form when `when()` holds: float16 arguments cast to
+ * float32, float32 results cast back to float16 (See Note [float16 through the float32 kernels]).
+ */
+export function viaFloat32<A extends unknown[], R>(rt: WebGPURuntime, kernel: (...args: A) => R, when: () => boolean = () => true) {
+  const isHalf = (a: unknown): a is Tensor =>
+    typeof a === 'object' && a !== null && 'scalarType' in a && (a as Tensor).scalarType === ScalarType.Half;
+  return (...args: A): R => {
+    if (!args.some(isHalf) || !when()) return kernel(...args);
+    const out = kernel(...(args.map((a) => (isHalf(a) ? castTo(rt, a, ScalarType.Float) : a)) as A)) as unknown;
+    const back = (r: unknown): unknown =>
+      typeof r === 'object' && r !== null && 'scalarType' in r && (r as Tensor).scalarType === ScalarType.Float
+        ? castTo(rt, r as Tensor, ScalarType.Half)
+        : r;
+    return (Array.isArray(out) ? out.map(back) : back(out)) as R;
+  };
 }
 
 /** `t` itself when contiguous, else a contiguous copy on the device (a strided `copy_`), outside autograd. */

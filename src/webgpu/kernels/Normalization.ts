@@ -4,7 +4,7 @@
 // (with cpu/layer_norm_kernel.cpp) and of native/mps/operations/Normalization.mm.
 import { ScalarType, empty_generic, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { bindings, checkFloat, contiguousOf, launch } from './Loops.js';
+import { bindings, castTo, checkFloat, contiguousOf, launch } from './Loops.js';
 
 const WG = 64;
 
@@ -126,6 +126,15 @@ export function nativeLayerNorm(
   eps: number,
 ): [Tensor, Tensor, Tensor] {
   const op = 'aten::native_layer_norm';
+  if (input.scalarType === ScalarType.Half) {
+    // float16 through the float32 kernel (See Note [float16 through the float32 kernels]): the output in the
+    // input's dtype; mean / rstd float16 too, unless a weight or bias is float32 (PyTorch's mixed case).
+    const f = (t: Tensor | null): Tensor | null => (t === null ? null : castTo(rt, t, ScalarType.Float));
+    const [out, mean, rstd] = nativeLayerNorm(rt, f(input)!, normalized, f(weight), f(bias), eps);
+    const mixed = [weight, bias].some((t) => t !== null && t.scalarType === ScalarType.Float);
+    const stat = mixed ? ScalarType.Float : ScalarType.Half;
+    return [castTo(rt, out, ScalarType.Half), castTo(rt, mean, stat), castTo(rt, rstd, stat)];
+  }
   checkFloat(op, input, ...(weight === null ? [] : [weight]), ...(bias === null ? [] : [bias]));
   const [M, N, statSizes] = shapes(op, input, normalized, weight);
   const out = empty_generic(input.sizes, rt, ScalarType.Float);
@@ -160,6 +169,14 @@ export function nativeLayerNormBackward(
   mask: boolean[],
 ): [Tensor | null, Tensor | null, Tensor | null] {
   const op = 'aten::native_layer_norm_backward';
+  if ([gradOut, input, mean, rstd, weight].some((t) => t !== null && t.scalarType === ScalarType.Half)) {
+    // See Note [float16 through the float32 kernels]: each gradient in the dtype of what it is the gradient of.
+    const f = (t: Tensor | null): Tensor | null => (t === null ? null : castTo(rt, t, ScalarType.Float));
+    const [dy, x, mu, r] = [gradOut, input, mean, rstd].map((t) => castTo(rt, t, ScalarType.Float)) as [Tensor, Tensor, Tensor, Tensor];
+    const [dx, gw, gb] = nativeLayerNormBackward(rt, dy, x, normalized, mu, r, f(weight), f(bias), mask);
+    const back = (g: Tensor | null, like: Tensor | null): Tensor | null => (g === null ? null : castTo(rt, g, (like ?? input).scalarType));
+    return [back(dx, input), back(gw, weight), back(gb, bias ?? weight)];
+  }
   checkFloat(op, gradOut, input, mean, rstd, ...(weight === null ? [] : [weight]));
   const [M, N] = shapes(op, input, normalized, weight);
   const [dy, x, mu, r] = [gradOut, input, mean, rstd].map(offsetFree) as [Tensor, Tensor, Tensor, Tensor];

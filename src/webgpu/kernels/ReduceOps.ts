@@ -4,7 +4,7 @@
 import { ScalarType, empty_generic, torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
 import { INT64_WGSL, blockOf, coalesce } from './Loops.js';
-import { convert, int64CastsFor, kindOf, typeTitle, wgslType } from './TypeProperties.js';
+import { F16_WGSL, convert, int64CastsFor, isFloatKind, kindOf, typeTitle, wgslType } from './TypeProperties.js';
 
 const WG = 64;
 
@@ -42,7 +42,7 @@ export function reduceSum(
 ): Tensor {
   if (mean && (dtype ?? self.scalarType) !== ScalarType.Float) {
     const st = dtype ?? self.scalarType;
-    if (kindOf(op, st) !== 'f32') {
+    if (!isFloatKind(kindOf(op, st))) {
       throw new Error(
         `mean(): could not infer output dtype. ${dtype === null ? 'Input' : 'Optional'} dtype must be either a floating point or complex dtype. Got: ${typeTitle(st)}`,
       );
@@ -62,6 +62,15 @@ export function reduceSum(
 // four to a word cannot be written by one workgroup each); count_nonzero counts in int64. The tree is fixed, so
 // results do not depend on timing; integer sums equal the CPU's exactly while the partial sums stay below 2^53
 // (beyond it the CPU's sequential order and the tree's may round differently).
+
+// Note [float16 reductions on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As PyTorch's CPU and CUDA kernels (acc_type of Half is float): float16 elements are read from their u32 words
+// and decoded exactly to f32 (Note [float16 without shader-f16]), summed, multiplied and compared in f32, and
+// the result rounded to float16 once. A workgroup writes one output element, and two workgroups must not write
+// the two halves of one word, so the kernel writes a float32 tensor and a cast (the pointwise copy_, two
+// elements a thread) rounds it: max / min / argmax / argmin are exact (the decoding is), sum / mean / prod
+// differ from the CPU's only by the tree order of f32 additions, before the one rounding.
 
 // Note [Deterministic max and argmax on the webgpu device]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -91,12 +100,16 @@ export function reduce(
   const logical = kind === 'any' || kind === 'all';
   let valueType = self.scalarType;
   if (kind === 'sum' || kind === 'prod' || kind === 'mean')
-    valueType = dtype ?? (inKind === 'f32' || kind === 'mean' ? self.scalarType : ScalarType.Long);
+    valueType = dtype ?? (isFloatKind(inKind) || kind === 'mean' ? self.scalarType : ScalarType.Long);
   else if (logical) valueType = ScalarType.Int;
   else if (kind === 'count') valueType = ScalarType.Long;
   // max / min of bool: 0 / 1 compared in int32, the values cast back to bool, as any / all.
   const boolValues = valueType === ScalarType.Bool && !kind.startsWith('arg') && (kind.startsWith('max') || kind.startsWith('min'));
   if (boolValues) valueType = ScalarType.Int;
+  // float16 values: accumulated and compared in f32, written as float32, then rounded once by a cast (one
+  // workgroup per output cannot write half a word): See Note [float16 reductions on the webgpu device].
+  const halfValues = valueType === ScalarType.Half && !kind.startsWith('arg');
+  if (valueType === ScalarType.Half) valueType = ScalarType.Float;
   const A = kindOf(op, valueType);
   if (A === 'bool') throw new Error(`webgpu: ${op} has no kernel for bool yet`);
   const outSizes: number[] = [];
@@ -124,7 +137,9 @@ export function reduce(
   const outNumel = outs[0]!.numel();
   // any / all: 0 / 1 in int32, then cast to bool (See Note [Integer and bool reductions on the webgpu device]).
   const finish = (): Tensor[] =>
-    logical || boolValues ? [empty_generic(outSizes, rt, ScalarType.Bool).copy_(outs[0]!), ...outs.slice(1)] : outs;
+    logical || boolValues || halfValues
+      ? [empty_generic(outSizes, rt, halfValues ? ScalarType.Half : ScalarType.Bool).copy_(outs[0]!), ...outs.slice(1)]
+      : outs;
   if (outNumel === 0) return finish();
   const kept = coalesce(keptSizes, [keptStrides]);
   const red = coalesce(redSizes, [redStrides]);
@@ -154,13 +169,24 @@ export function reduce(
         : A === 'i64'
           ? `i64_${kind === 'prod' ? 'mul' : 'add'}(${a}, ${b})`
           : `${a} ${kind === 'prod' ? '*' : '+'} ${b}`;
-  const raw = inKind === 'bool' ? '(((x[o >> 2u] >> ((o & 3u) * 8u)) & 0xffu) != 0u)' : 'x[o]';
+  const raw =
+    inKind === 'bool'
+      ? '(((x[o >> 2u] >> ((o & 3u) * 8u)) & 0xffu) != 0u)'
+      : inKind === 'f16'
+        ? 'h2f((x[o >> 1u] >> ((o & 1u) * 16u)) & 0xffffu)'
+        : 'x[o]';
   const nonzero =
-    inKind === 'bool' ? raw : inKind === 'f32' ? 'x[o] != 0.0' : inKind === 'i64' ? '((x[o].y & 0x7fffffffu) | x[o].x) != 0u' : 'x[o] != 0';
+    inKind === 'bool'
+      ? raw
+      : isFloatKind(inKind)
+        ? `(bitcast<u32>(${raw}) & 0x7fffffffu) != 0u`
+        : inKind === 'i64'
+          ? '((x[o].y & 0x7fffffffu) | x[o].x) != 0u'
+          : 'x[o] != 0';
   const load = logical ? `select(0, 1, ${nonzero})` : kind === 'count' ? `select(${zero}, ${one}, ${nonzero})` : convert(raw, inKind, A);
   const greater = (a: string, b: string): string => (A === 'i64' ? `cmp64(${a}, ${b}) ${better} 0` : `${a} ${better} ${b}`);
   const outNames = [...(values ? ['out'] : []), ...(indices ? ['outIdx'] : [])];
-  const inType = inKind === 'bool' ? 'u32' : wgslType(inKind);
+  const inType = inKind === 'bool' || inKind === 'f16' ? 'u32' : wgslType(inKind);
   const pipeline = rt.pipeline(`reduce:${kind}:${inKind}>${A}:k${rk}:r${rr}`, () => {
     const source = [
       ...outNames.map((n, i) => `@group(0) @binding(${i}) var<storage, read_write> ${n}: array<${n === 'out' ? T : 'vec2u'}>;`),
@@ -226,7 +252,7 @@ export function reduce(
       '  }',
       '}',
     ].join('\n');
-    return [...int64CastsFor(source), source].join('\n');
+    return [...int64CastsFor(source), ...(inKind === 'f16' ? [F16_WGSL] : []), source].join('\n');
   });
   rt.dispatch(pipeline, [...outs.map((t) => blockOf(t).buffer), blockOf(self).buffer, paramBlock.buffer], outNumel);
   return finish();

@@ -3,7 +3,7 @@
 // aten/src/ATen/native/SoftMax.cpp (with cpu/SoftMaxKernel.cpp) and of native/mps/operations/SoftMax.mm.
 import { ScalarType, empty_generic, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { bindings, checkFloat, contiguousOf, launch } from './Loops.js';
+import { bindings, castTo, checkFloat, contiguousOf, launch } from './Loops.js';
 
 const WG = 64;
 /** The bits of -inf, passed as a parameter: WGSL rejects a constant -inf. */
@@ -92,6 +92,13 @@ function rowsOf(t: Tensor, dim: number): [number, number, number] {
 /** `softmax.int` / `log_softmax.int(self, dim, dtype)` over float32. */
 export function softmax(rt: WebGPURuntime, log: boolean, self: Tensor, dim: number, dtype: ScalarType | null): Tensor {
   const op = log ? 'aten::log_softmax.int' : 'aten::softmax.int';
+  const half = ScalarType.Half;
+  if ((self.scalarType === half && (dtype == null || dtype === ScalarType.Float)) || dtype === half) {
+    // float16: through the float32 kernel (See Note [float16 through the float32 kernels]).
+    const x = dtype != null ? castTo(rt, self, dtype) : self;
+    const y = softmax(rt, log, castTo(rt, x, ScalarType.Float), dim, null);
+    return x.scalarType === half ? castTo(rt, y, half) : y;
+  }
   checkFloat(op, self);
   if (dtype != null && dtype !== ScalarType.Float) throw new Error(`webgpu: ${op} supports float32 only so far`);
   const [rows, d, inner] = rowsOf(self, dim);
@@ -113,6 +120,11 @@ export function softmax(rt: WebGPURuntime, log: boolean, self: Tensor, dim: numb
 /** `_softmax_backward_data` / `_log_softmax_backward_data(grad_output, output, dim, input_dtype)`. */
 export function softmaxBackward(rt: WebGPURuntime, log: boolean, grad: Tensor, output: Tensor, dim: number): Tensor {
   const op = log ? 'aten::_log_softmax_backward_data' : 'aten::_softmax_backward_data';
+  if (grad.scalarType === ScalarType.Half || output.scalarType === ScalarType.Half) {
+    // See Note [float16 through the float32 kernels].
+    const [g, y] = [grad, output].map((t) => castTo(rt, t, ScalarType.Float)) as [Tensor, Tensor];
+    return castTo(rt, softmaxBackward(rt, log, g, y, dim), grad.scalarType);
+  }
   checkFloat(op, grad, output);
   const [rows, d, inner] = rowsOf(output, dim);
   const out = empty_generic(output.sizes, rt, ScalarType.Float);

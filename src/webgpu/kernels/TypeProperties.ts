@@ -7,15 +7,18 @@ import { INTEGER_WGSL } from './IntegerWgsl.js';
 /**
  * How a pointwise kernel holds an element of a dtype: `f32` and `i32` as themselves, `bool` as a byte packed
  * four to a u32 word, `i64` as the two words of the double aten-ts keeps an int64 element as (See Note [int64
- * on the webgpu device]): a WGSL `vec2u` (low word, high word).
+ * on the webgpu device]): a WGSL `vec2u` (low word, high word); `f16` as a half of a u32 word, computed in f32
+ * (See Note [float16 without shader-f16]).
  */
-export type Kind = 'f32' | 'i32' | 'bool' | 'i64';
+export type Kind = 'f32' | 'f16' | 'i32' | 'bool' | 'i64';
 
-/** The kind of `st`; other dtypes raise naming the operator (float16 and the small integers have no kernels yet). */
+/** The kind of `st`; other dtypes raise naming the operator (the small integers have no kernels yet). */
 export function kindOf(op: string, st: ScalarType): Kind {
   switch (st) {
     case ScalarType.Float:
       return 'f32';
+    case ScalarType.Half:
+      return 'f16';
     case ScalarType.Int:
       return 'i32';
     case ScalarType.Bool:
@@ -23,8 +26,18 @@ export function kindOf(op: string, st: ScalarType): Kind {
     case ScalarType.Long:
       return 'i64';
     default:
-      throw new Error(`webgpu: ${op} has no kernel for ${dtypeName(st)} yet (float32, int32, int64 and bool have)`);
+      throw new Error(`webgpu: ${op} has no kernel for ${dtypeName(st)} yet (float32, float16, int32, int64 and bool have)`);
   }
+}
+
+/** The kind a kernel computes a kind's values in: float16 in f32 (opmath), bool in i32, the others as themselves. */
+export function computeKind(kind: Kind): Kind {
+  return kind === 'f16' ? 'f32' : kind === 'bool' ? 'i32' : kind;
+}
+
+/** Whether a kind holds floating values (float32, float16). */
+export function isFloatKind(kind: Kind): boolean {
+  return kind === 'f32' || kind === 'f16';
 }
 
 const NAMES: Partial<Record<ScalarType, string>> = {
@@ -45,7 +58,7 @@ export function dtypeName(st: ScalarType): string {
 
 /** The WGSL type a kernel computes in for a kind (a bool result is computed as i32, then tested against 0). */
 export function wgslType(kind: Kind): string {
-  return kind === 'f32' ? 'f32' : kind === 'i64' ? 'vec2u' : 'i32';
+  return kind === 'f32' || kind === 'f16' ? 'f32' : kind === 'i64' ? 'vec2u' : 'i32';
 }
 
 const category = (st: ScalarType): number =>
@@ -111,21 +124,22 @@ export function typeTitle(st: ScalarType): string {
 
 /** The words of scalar `v` in kind `kind`'s compute type: one f32 or i32 word, or the double's two words. */
 export function scalarWords(v: number, kind: Kind): number[] {
-  if (kind === 'f32') return [new Uint32Array(new Float32Array([v]).buffer)[0]!];
+  if (isFloatKind(kind)) return [new Uint32Array(new Float32Array([v]).buffer)[0]!];
   if (kind === 'i64') return Array.from(new Uint32Array(new Float64Array([Math.trunc(v)]).buffer));
   return [Math.trunc(v) >>> 0];
 }
 
 /** WGSL reading the scalar at parameter word `at` (a WGSL expression) as kind `kind`. */
 export function scalarRead(at: string, kind: Kind): string {
-  if (kind === 'f32') return `bitcast<f32>(p[${at}])`;
+  if (isFloatKind(kind)) return `bitcast<f32>(p[${at}])`;
   if (kind === 'i64') return `vec2u(p[${at}], p[${at} + 1u])`;
   return `bitcast<i32>(p[${at}])`;
 }
 
 /** WGSL converting `x`, a value of kind `from` (a bool as a WGSL bool), to the compute type of `to`. */
-export function convert(x: string, from: Kind, to: Kind): string {
-  const target = to === 'bool' ? 'i32' : to;
+export function convert(x: string, from0: Kind, to: Kind): string {
+  const from = from0 === 'f16' ? 'f32' : from0; // a float16 element is read as f32 (Note [float16 without shader-f16])
+  const target = computeKind(to);
   if (from === target) return x;
   if (target === 'f32') return from === 'i32' ? `f32(${x})` : from === 'bool' ? `select(0.0, 1.0, ${x})` : `i64_to_f32(${x})`;
   if (target === 'i32') return from === 'f32' ? `i32(${x})` : from === 'bool' ? `select(0, 1, ${x})` : `i64_to_i32(${x})`;
@@ -133,10 +147,17 @@ export function convert(x: string, from: Kind, to: Kind): string {
   return from === 'f32' ? `f32_to_i64(${x})` : from === 'i32' ? `i32_to_i64(${x})` : `select(vec2u(0u, 0u), vec2u(0u, 0x3ff00000u), ${x})`;
 }
 
-/** WGSL `nz(x)`: x != 0 in the compute type of `kind` (a bool result's test; an int64's sign bit ignored, -0 is 0). */
+/**
+ * WGSL `nz(x)`: x != 0 in the compute type of `kind` (a bool result's test; the sign bit ignored, -0 is 0; a float
+ * by its bits, so NaN is nonzero even where a compiler folds comparisons with NaN).
+ */
 export function nonzeroFn(kind: Kind): string {
   const t = wgslType(kind);
-  const body = kind === 'f32' ? 'x != 0.0' : kind === 'i64' ? '((x.y & 0x7fffffffu) | x.x) != 0u' : 'x != 0';
+  const body = isFloatKind(kind)
+    ? '(bitcast<u32>(x) & 0x7fffffffu) != 0u'
+    : kind === 'i64'
+      ? '((x.y & 0x7fffffffu) | x.x) != 0u'
+      : 'x != 0';
   return `fn nz(x: ${t}) -> bool { return ${body}; }`;
 }
 
@@ -347,3 +368,59 @@ export function int64CastsFor(source: string): string[] {
   }
   return [...chosen].map((name) => all[name]!);
 }
+
+// Note [float16 without shader-f16]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A float16 element is the low or high half of a u32 word of its buffer (element o: word o >> 1, bits
+// (o & 1) * 16). Kernels declare float16 buffers as array<u32>, decode an element to f32 (`h2f`), compute in
+// f32 and encode the result once on store (`f2h`): PyTorch's CPU semantics for Half (opmath: every op computed
+// in float, rounded once), so a pointwise result has the CPU device's bits whenever the f32 computation does.
+// Both conversions are integer arithmetic, not WGSL's unpack2x16float / pack2x16float: those may flush float16
+// subnormals, and pack2x16float's rounding and its result for values past float16's range are left to the
+// implementation, while `f2h` is c10::Half's conversion (aten-ts's floatToHalfBits): round to nearest even,
+// subnormals kept, overflow to infinity, a NaN to the quiet NaN 0x7e00 with its sign. No shader feature is
+// needed, so this runs on every adapter. A thread writes two elements (one word) when the result is contiguous
+// from an even offset (the word past an odd end is the storage's padding); otherwise (views, odd offsets) it
+// writes its half with atomicAnd / atomicOr, as bool bytes are written (Note [Pointwise dtypes on the webgpu
+// device]).
+
+/** WGSL `h2f(bits)`: the f32 value of float16 bits (exact), and `f2h(x)`: x's float16 bits (Note [float16 without shader-f16]). */
+export const F16_WGSL = `fn h2f(h: u32) -> f32 {
+  let s = (h & 0x8000u) << 16u;
+  let e = (h >> 10u) & 0x1fu;
+  let m = h & 0x3ffu;
+  if (e == 0u) {
+    if (m == 0u) { return bitcast<f32>(s); }
+    let lead = firstLeadingBit(m);
+    return bitcast<f32>(s | ((lead + 103u) << 23u) | ((m - (1u << lead)) << (23u - lead)));
+  }
+  if (e == 31u) { return bitcast<f32>(s | 0x7f800000u | (m << 13u)); }
+  return bitcast<f32>(s | ((e + 112u) << 23u) | (m << 13u));
+}
+fn f2h(x: f32) -> u32 {
+  let b = bitcast<u32>(x);
+  let s = (b >> 16u) & 0x8000u;
+  let ex = (b >> 23u) & 0xffu;
+  let mant = b & 0x7fffffu;
+  if (ex == 255u) { return s | 0x7c00u | select(0u, 0x200u, mant != 0u); }
+  let e = i32(ex) - 112;
+  if (e >= 31) { return s | 0x7c00u; }
+  if (e <= 0) {
+    if (e < -10) { return s; }
+    let mm = mant | 0x800000u;
+    let shift = u32(14 - e);
+    let half = 1u << (shift - 1u);
+    let rest = mm & ((1u << shift) - 1u);
+    var m = mm >> shift;
+    if (rest > half || (rest == half && (m & 1u) == 1u)) { m += 1u; }
+    return s | m;
+  }
+  var m = mant >> 13u;
+  let rest = mant & 0x1fffu;
+  var eu = u32(e);
+  if (rest > 0x1000u || (rest == 0x1000u && (m & 1u) == 1u)) {
+    m += 1u;
+    if (m == 0x400u) { m = 0u; eu += 1u; if (eu >= 31u) { return s | 0x7c00u; } }
+  }
+  return s | (eu << 10u) | m;
+}`;
