@@ -419,4 +419,33 @@ export async function runIndexingChecks(aten: Aten, webgpu: WebGPU, { check, inp
       ],
     ]),
   );
+
+  await check('indexing: float16 self (half-word elements, atomic stores into views) against the cpu device', async () => {
+    const h = (sizes: number[], seed: number): Tensor => input(sizes, seed).mul(8).to(torch.float16);
+    const ix = long([3, 0, 2, 2, 1], [5]);
+    const list: [string, (dev: boolean) => Tensor][] = [
+      ['index_select', (dev) => torch.index_select(on(dev, h([4, 3], 1)), 0, on(dev, ix))],
+      ['embedding', (dev) => torch.embedding(on(dev, h([4, 3], 2)), on(dev, ix))],
+      ['gather', (dev) => torch.gather(on(dev, h([3, 5], 3)), 1, on(dev, long([4, 0, 1, 1, 3, 2], [3, 2])))],
+      [
+        'x[idx] of an odd-offset view',
+        (dev) =>
+          on(dev, h([9], 4))
+            .slice(0, 1, 9, 2)
+            .index([on(dev, long([3, 0, 2], [3]))]),
+      ],
+      ['index_put accumulate', (dev) => torch.index_put(on(dev, h([4, 3], 5)), [on(dev, ix)], on(dev, h([5, 3], 6)), true)],
+      ['scatter_add', (dev) => torch.scatter_add(on(dev, h([4], 7)), 0, on(dev, long([1, 1, 3, 1, 0], [5])), on(dev, h([5], 8)))],
+      [
+        'index_put_ into an odd-stride view',
+        (dev) => {
+          const z = on(dev, torch.zeros(7).to(torch.float16));
+          z.slice(0, 1, 7, 2).index_put_([on(dev, long([0, 2], [2]))], on(dev, h([2], 9)));
+          return z;
+        },
+      ],
+    ];
+    for (const [what, f] of list) await same(`float16 ${what}`, f(true), f(false));
+    return `${list.length} cases equal to the cpu device`;
+  });
 }

@@ -9,7 +9,19 @@ import { fallback_enabled, webgpuFallback } from '../fallback.js';
 import { blockOf, launch } from './Loops.js';
 import { metaTwin } from './Convolution.js';
 import { kindOf, typeTitle } from './TypeProperties.js';
-import { addOf, addOffsets, checkOnDevice, loadFn, onDevice, rawKind, storeFn, takeByTable, withHelpers, wordBinding } from './Indexing.js';
+import {
+  addOf,
+  addOffsets,
+  checkOnDevice,
+  loadFn,
+  onDevice,
+  rawKind,
+  storeFn,
+  subWord,
+  takeByTable,
+  withHelpers,
+  wordBinding,
+} from './Indexing.js';
 
 const WG = 64;
 const fmt = (s: readonly number[]): string => `[${s.join(', ')}]`;
@@ -264,11 +276,11 @@ function putShader(kind: ReturnType<typeof kindOf>, accumulate: boolean, perTarg
     : ['  let q = e % QN; let b = (e / QN) % B; let pp = e / (QN * B);', '  let tb = t[p[4] + b];', '  if (tb < 0) { return; }'];
   return withHelpers(
     [
-      wordBinding(0, 'out', true, kind === 'bool'),
+      wordBinding(0, 'out', true, subWord(kind)),
       wordBinding(1, 'v', false),
       '@group(0) @binding(2) var<storage, read> t: array<i32>;',
       '@group(0) @binding(3) var<storage, read> p: array<u32>;',
-      loadFn(kind, 'out', kind === 'bool'),
+      loadFn(kind, 'out', subWord(kind)),
       loadFn(kind, 'v'),
       storeFn(kind, 'out'),
       // The values' offset of result element (pp, i, q), broadcast by stride 0.

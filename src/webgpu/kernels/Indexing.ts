@@ -7,7 +7,7 @@ import { DeviceType, ScalarType, empty_generic, torch, type Tensor } from 'aten-
 import type { WebGPURuntime } from '../runtime.js';
 import { INT64_WGSL, bindings, launch } from './Loops.js';
 import { metaTwin } from './Convolution.js';
-import { int64CastsFor, kindOf, type Kind } from './TypeProperties.js';
+import { F16_WGSL, int64CastsFor, kindOf, type Kind } from './TypeProperties.js';
 
 const WG = 64;
 
@@ -83,14 +83,20 @@ export function embedding(rt: WebGPURuntime, weight: Tensor, indices: Tensor): T
 // gather, index.Tensor, index_put and scatter_add move elements of any of the device's dtypes: every buffer is
 // bound as u32 words and read / written by generated `ld_<name>(o)` / `st_<name>(o, v)` at element offset `o`:
 // float32 and int32 one word (a copy moves the word's bits: NaN payloads and -0 survive), int64 the double's two
-// words (Note [int64 on the webgpu device]), bool one byte of a word. A bool result is written with atomicAnd /
-// atomicOr on its word (neighbouring bytes belong to other threads), as Loops.ts writes bool views. Sums are
-// those of the CPU's accumulateElements: float32 and int32 (wrapping) adds, int64 the CPU's binary64 add
-// (`i64_add`, Note [int64 arithmetic in WGSL]), bool an or.
+// words (Note [int64 on the webgpu device]), bool one byte of a word, float16 its 16 bits, half a word. A bool
+// or float16 result is written with atomicAnd / atomicOr on its word (neighbouring elements belong to other
+// threads), as Loops.ts writes bool views. Sums are those of the CPU's accumulateElements: float32 and int32
+// (wrapping) adds, int64 the CPU's binary64 add (`i64_add`, Note [int64 arithmetic in WGSL]), float16 an f32
+// add rounded to float16 at every step (c10::Half's `+=`: Note [float16 without shader-f16]), bool an or.
 
-/** The WGSL value type of a kind's element in the indexing kernels (a bool as a u32 0 / 1). */
+/** The WGSL value type of a kind's element in the indexing kernels (a bool as a u32 0 / 1, a float16 as its bits). */
 function elemType(kind: Kind): string {
   return kind === 'f32' ? 'f32' : kind === 'i32' ? 'i32' : kind === 'i64' ? 'vec2u' : 'u32';
+}
+
+/** Whether a kind's element is part of a word (bool, float16): a written binding of it is atomic. */
+export function subWord(kind: Kind): boolean {
+  return kind === 'bool' || kind === 'f16';
 }
 
 /** The copy kind of `kind`: float32 moves as its word's bits (an int32 read), so no NaN is canonicalised. */
@@ -108,7 +114,9 @@ export function loadFn(kind: Kind, name: string, atomic = false): string {
         ? `bitcast<i32>(${w('o')})`
         : kind === 'i64'
           ? `vec2u(${w('2u * o')}, ${w('2u * o + 1u')})`
-          : `(${w('o >> 2u')} >> ((o & 3u) * 8u)) & 0xffu`;
+          : kind === 'f16'
+            ? `(${w('o >> 1u')} >> ((o & 1u) * 16u)) & 0xffffu`
+            : `(${w('o >> 2u')} >> ((o & 3u) * 8u)) & 0xffu`;
   return `fn ld_${name}(o: u32) -> ${elemType(kind)} { return ${body}; }`;
 }
 
@@ -119,7 +127,9 @@ export function storeFn(kind: Kind, name: string): string {
       ? `${name}[2u * o] = v.x; ${name}[2u * o + 1u] = v.y;`
       : kind === 'bool'
         ? `let sh = (o & 3u) * 8u; atomicAnd(&${name}[o >> 2u], ~(0xffu << sh)); atomicOr(&${name}[o >> 2u], (v & 0xffu) << sh);`
-        : `${name}[o] = bitcast<u32>(v);`;
+        : kind === 'f16'
+          ? `let sh = (o & 1u) * 16u; atomicAnd(&${name}[o >> 1u], ~(0xffffu << sh)); atomicOr(&${name}[o >> 1u], (v & 0xffffu) << sh);`
+          : `${name}[o] = bitcast<u32>(v);`;
   return `fn st_${name}(o: u32, v: ${elemType(kind)}) { ${body} }`;
 }
 
@@ -128,6 +138,7 @@ export function zeroOf(kind: Kind): string {
   return kind === 'f32' ? '0.0' : kind === 'i32' ? '0' : kind === 'i64' ? 'vec2u(0u, 0u)' : '0u';
 }
 export function addOf(kind: Kind, a: string, b: string): string {
+  if (kind === 'f16') return `f2h(h2f(${a}) + h2f(${b}))`;
   return kind === 'i64' ? `i64_add(${a}, ${b})` : kind === 'bool' ? `(${a} | ${b})` : `(${a} + ${b})`;
 }
 
@@ -136,9 +147,9 @@ export function wordBinding(i: number, name: string, written: boolean, atomic = 
   return `@group(0) @binding(${i}) var<storage, ${written ? 'read_write' : 'read'}> ${name}: array<${atomic ? 'atomic<u32>' : 'u32'}>;`;
 }
 
-/** With the helpers `source` calls (int64 add). */
+/** With the helpers `source` calls (int64 add, float16 conversions). */
 export function withHelpers(source: string): string {
-  return [...int64CastsFor(source), source].join('\n');
+  return [...int64CastsFor(source), ...(source.includes('h2f(') ? [F16_WGSL] : []), source].join('\n');
 }
 
 /** Refuses a `self` outside the device (a CPU tensor indexed by a webgpu index reaches this kernel too). */
@@ -236,7 +247,7 @@ export function takeByTable(rt: WebGPURuntime, out: Tensor, x: Tensor, t: Tensor
     () =>
       withHelpers(
         [
-          wordBinding(0, 'out', true, kind === 'bool'),
+          wordBinding(0, 'out', true, subWord(kind)),
           wordBinding(1, 'x', false),
           '@group(0) @binding(2) var<storage, read> t: array<i32>;',
           '@group(0) @binding(3) var<storage, read> p: array<u32>;',
@@ -340,12 +351,12 @@ function scatterInto(
     () =>
       withHelpers(
         [
-          wordBinding(0, 'out', true, kind === 'bool'),
+          wordBinding(0, 'out', true, subWord(kind)),
           wordBinding(1, 'ix', false),
           wordBinding(2, 's', false),
           '@group(0) @binding(3) var<storage, read> p: array<u32>;',
           long ? INT64_WGSL : '',
-          loadFn(kind, 'out', kind === 'bool'),
+          loadFn(kind, 'out', subWord(kind)),
           loadFn(kind, 's'),
           storeFn(kind, 'out'),
           `@compute @workgroup_size(${WG})`,

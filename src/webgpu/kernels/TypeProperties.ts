@@ -40,20 +40,9 @@ export function isFloatKind(kind: Kind): boolean {
   return kind === 'f32' || kind === 'f16';
 }
 
-const NAMES: Partial<Record<ScalarType, string>> = {
-  [ScalarType.Float]: 'float32',
-  [ScalarType.Int]: 'int32',
-  [ScalarType.Long]: 'int64',
-  [ScalarType.Bool]: 'bool',
-  [ScalarType.Half]: 'float16',
-  [ScalarType.Byte]: 'uint8',
-  [ScalarType.Char]: 'int8',
-  [ScalarType.Short]: 'int16',
-  [ScalarType.BFloat16]: 'bfloat16',
-};
-
+/** PyTorch's name of a dtype without `torch.`: `float32`, `complex64`. */
 export function dtypeName(st: ScalarType): string {
-  return NAMES[st] ?? String(st);
+  return torch.dtype.of(st).name;
 }
 
 /** The WGSL type a kernel computes in for a kind (a bool result is computed as i32, then tested against 0). */
