@@ -221,6 +221,23 @@ describe('Module machinery', () => {
     expect(n.bn.num_batches_tracked?.dtype).toBe(torch.int64);
     expect(n.state_dict()['fc1.weight']?.dtype).toBe(torch.float64);
   });
+  it('half / bfloat16 / float / double cast floating-point tensors only (complex and integer ones kept), cpu()', () => {
+    const n = new Net();
+    n.register_buffer('z', torch.zeros(2, { dtype: torch.complex64 }));
+    for (const [cast, dtype] of [
+      [() => n.half(), torch.float16],
+      [() => n.bfloat16(), torch.bfloat16],
+      [() => n.double(), torch.float64],
+      [() => n.float(), torch.float32],
+    ] as const) {
+      expect(cast()).toBe(n);
+      expect(n.fc1.weight.dtype).toBe(dtype);
+      expect(n.bn.running_mean?.dtype).toBe(dtype);
+      expect(n.bn.num_batches_tracked?.dtype).toBe(torch.int64);
+      expect((n as unknown as { z: Tensor }).z.dtype).toBe(torch.complex64);
+    }
+    expect(String(n.cpu().fc1.weight.device)).toBe('cpu');
+  });
   it('assignment rules of __setattr__', () => {
     const lin = new nn.Linear(2, 2);
     expect(() => {

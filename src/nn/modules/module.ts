@@ -8,23 +8,10 @@ import { noGrad } from '../../autograd/grad_mode.js';
 import { Tensor } from '../../tensor/Tensor.js';
 import { Parameter } from '../parameter.js';
 import { aliasCamelCase, parseKw, type WithCamelKeys } from '../../c10/Kwargs.js';
-import { globalForwardHooks, globalForwardPreHooks } from './module_hooks.js';
+import { RemovableHandle, globalForwardHooks, globalForwardPreHooks, type ForwardHook, type ForwardPreHook } from './module_hooks.js';
 import { _addindent, incompatibleKeys, sizeRepr } from './utils.js';
 
-/** A forward pre-hook (`register_forward_pre_hook`): called with the module and its arguments; may return new arguments. */
-export type ForwardPreHook = (module: Module, args: unknown[]) => unknown;
-/** A forward hook (`register_forward_hook`): called with the module, its arguments and output; may return a new output. */
-export type ForwardHook = (module: Module, args: unknown[], output: unknown) => unknown;
-
-/** What `register_*_hook` returns: `remove()` unregisters the hook. Mirrors torch.utils.hooks.RemovableHandle. */
-export class RemovableHandle {
-  private static nextId = 0;
-  readonly id = RemovableHandle.nextId++;
-  constructor(private readonly dicts: Map<number, unknown>[]) {}
-  remove(): void {
-    for (const d of this.dicts) d.delete(this.id);
-  }
-}
+export { RemovableHandle, type ForwardHook, type ForwardPreHook } from './module_hooks.js';
 
 /** `load_state_dict`'s result: `_IncompatibleKeys(missing_keys, unexpected_keys)` (printed as PyTorch's repr). */
 export interface IncompatibleKeys {
@@ -444,11 +431,22 @@ export class Module {
     }
     return this._apply((t) => t.to(target));
   }
+  /** `float()` / `double()` / `half()` / `bfloat16()`: the floating-point parameters and buffers cast (as PyTorch's: complex and integer ones kept). */
   float(): this {
-    return this.to('float32');
+    return this._apply((t) => (t.isFloatingPoint() ? t.to('float32') : t));
   }
   double(): this {
-    return this.to('float64');
+    return this._apply((t) => (t.isFloatingPoint() ? t.to('float64') : t));
+  }
+  half(): this {
+    return this._apply((t) => (t.isFloatingPoint() ? t.to('float16') : t));
+  }
+  bfloat16(): this {
+    return this._apply((t) => (t.isFloatingPoint() ? t.to('bfloat16') : t));
+  }
+  /** `cpu()`: every parameter and buffer moved to the CPU device. */
+  cpu(): this {
+    return this.to('cpu');
   }
 
   // ---- state_dict ----------------------------------------------------------------------------------
