@@ -435,12 +435,15 @@ export class Module {
   float(): this {
     return this._apply((t) => (t.isFloatingPoint() ? t.to('float32') : t));
   }
+  /** `double()`: the floating-point parameters and buffers cast to float64. */
   double(): this {
     return this._apply((t) => (t.isFloatingPoint() ? t.to('float64') : t));
   }
+  /** `half()`: the floating-point parameters and buffers cast to float16. */
   half(): this {
     return this._apply((t) => (t.isFloatingPoint() ? t.to('float16') : t));
   }
+  /** `bfloat16()`: the floating-point parameters and buffers cast to bfloat16. */
   bfloat16(): this {
     return this._apply((t) => (t.isFloatingPoint() ? t.to('bfloat16') : t));
   }
