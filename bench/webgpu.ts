@@ -1,6 +1,7 @@
 // `npm run bench:webgpu [-- --full] [--node-only | --browser-only] [--memory] [--only a,b]`: the webgpu device's
 // figures (bench/webgpu_suite.ts) in Node on the npm package `webgpu` (Dawn: from node_modules or $ATEN_TS_DAWN, a path
-// to its index.js; skipped, saying why, when it is missing or finds no adapter), then in a Chromium page on the
+// to its index.js; on chromium's SwiftShader Vulkan driver when no other is given; skipped, saying why, when it is
+// missing or finds no adapter), then in a Chromium page on the
 // adapter Chromium gives (the system Chromium as in tools/browser/run.ts; `--use-webgpu-adapter=swiftshader`
 // unless ATEN_TS_BENCH_GPU=1 asks for the machine's GPU). Each run prints its adapter first: SwiftShader
 // figures are not GPU figures. The page needs `npm run build` (it loads dist/bundle/index.js). Output format:
@@ -12,6 +13,7 @@
 // (lenet, mlp, transformer, matmul, variants, add, latency) and the page's `tfjs`, `jax`.
 
 import { build, transform } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../tools/browser/run.js';
+import { findGpu, vulkanEnv } from '../tools/webgpu-node/dawn.js';
 import { SECTIONS, runWebGPUBench } from './webgpu_suite.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,23 +36,24 @@ for (const name of only ?? []) {
 }
 
 async function nodeRun(): Promise<void> {
-  console.log('== Node (npm package `webgpu`, Dawn)');
-  let mod: { create(flags: string[]): unknown; globals: Record<string, unknown> };
-  try {
-    mod = (await import(/* @vite-ignore */ process.env['ATEN_TS_DAWN'] ?? 'webgpu')) as typeof mod;
-  } catch (e) {
-    console.log(`skipped: the npm package 'webgpu' (Dawn) is not installed (${(e as Error).message.split('\n')[0]})`);
+  const child = process.env['ATEN_TS_BENCH_NODE_CHILD'] === '1';
+  if (!child) console.log('== Node (npm package `webgpu`, Dawn)');
+  // Dawn's adapter here is the SwiftShader Vulkan driver chromium ships, which the dynamic loader takes only at a
+  // process's start (tools/webgpu-node/dawn.ts vulkanEnv): the Node figures come from a child given it.
+  const vulkan = child ? null : vulkanEnv(process.env);
+  if (vulkan !== null) {
+    spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...process.argv.slice(2), '--node-only'], {
+      env: { ...process.env, ...vulkan, ATEN_TS_BENCH_NODE_CHILD: '1' },
+      stdio: 'inherit',
+    });
     return;
   }
-  Object.assign(globalThis, mod.globals);
-  const gpu = mod.create([]) as import('../src/webgpu/index.js').GPULike;
-  if ((await gpu.requestAdapter()) === null) {
-    console.log(
-      'skipped: Dawn found no adapter (no Vulkan driver it accepts; Debian 12 lavapipe is rejected). For SwiftShader: ' +
-        'LD_LIBRARY_PATH=/usr/lib/chromium VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json',
-    );
+  const found = await findGpu();
+  if (found.gpu === null) {
+    console.log(`skipped: ${found.reason}`);
     return;
   }
+  const gpu = found.gpu;
   const aten = await import('../src/index.js');
   const webgpu = await import('../src/webgpu/index.js');
   const { matmulVariants } = await import('../src/webgpu/kernels/LinearAlgebra.js');
