@@ -1,6 +1,6 @@
 // Random numbers drawn on the webgpu device: the device's generator (a seed and an offset, as PyTorch's
 // CUDAGeneratorImpl / MPSGeneratorImpl keep) and Philox-4x32-10 in WGSL, for `bernoulli_.float` and `uniform_`
-// (dropout's noise). The counterpart of aten/src/ATen/native/mps/operations/Distributions.mm and
+// (dropout's noise), over float32 and float16. The counterpart of aten/src/ATen/native/mps/operations/Distributions.mm and
 // aten/src/ATen/cuda/CUDAGeneratorImpl.cpp; the numbers differ from the CPU's (PyTorch's do too).
 import { ScalarType, empty_generic, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';

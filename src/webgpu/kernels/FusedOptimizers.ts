@@ -1,7 +1,8 @@
 // The optimisers' update steps on the webgpu device: `_fused_adam_`, `_fused_adamw_` and `_fused_sgd_` as one
 // WGSL dispatch per parameter, in the order of operations of PyTorch's CPU kernels
 // (aten/src/ATen/native/cpu/FusedAdamKernel.cpp `adam_math`, cpu/FusedSGDKernel.cpp `sgd_math`) as aten-ts's
-// src/kernels/FusedAdam.ts and FusedSGD.ts reproduce them, so a step gives the CPU device's bits; and the
+// src/kernels/FusedAdam.ts and FusedSGD.ts reproduce them, so a step gives the CPU device's bits (float16
+// parameters with opmath float: Note [float16 in the fused optimisers]); and the
 // pointwise operators the `_foreach_*` steps reach (`lerp_.Scalar`, `addcmul_`, `addcdiv_`). The counterpart of
 // aten/src/ATen/native/mps/operations/FusedAdamKernel.mm / FusedSGDKernel.mm and native/cuda/fused_adam_utils.cuh.
 import { DeviceType, ScalarType, empty_generic, type Tensor } from 'aten-ts';
