@@ -175,10 +175,12 @@ export async function runHalf2Checks(aten: Aten, { check, input }: NetworkHelper
     let off = 0;
     const names = ['output', 'logsumexp', 'grad_query', 'grad_key', 'grad_value'];
     for (let i = 0; i < 5; i++) off += await same(names[i]!, dev[i]!, cpu[i]!.half(), 2, true);
-    // F.scaled_dot_product_attention in float16 (the math path, as on cpu), causal, with gradients.
+    // F.scaled_dot_product_attention in float16 (the math path, as on cpu) with an additive causal mask, with
+    // gradients (is_causal on the math path builds its mask with tril, which the device lacks).
+    const causal = torch.full([5, 5], -Infinity, { dtype: torch.float16 }).triu(1);
     off += await withGrads(
       'scaled_dot_product_attention causal',
-      (a, b, c) => F.scaled_dot_product_attention(a, b, c, { is_causal: true }),
+      (a, b, c) => F.scaled_dot_product_attention(a, b, c, { attn_mask: causal.to(a.device) }),
       [q, k.narrow(2, 0, 5), v.narrow(2, 0, 5)],
       8,
     );
@@ -199,7 +201,9 @@ export async function runHalf2Checks(aten: Aten, { check, input }: NetworkHelper
         .reshape([B, S + 1])
         .to(device);
       const mask = torch.full([S, S], -Infinity, { dtype: torch.float16 }).triu(1).to(device);
-      const z = encoder.call(embed.call(tokens.slice(1, 0, S)), { mask, is_causal: true }) as Tensor;
+      // the additive causal mask, is_causal false: float16 takes the math path, whose is_causal builds a mask with
+      // tril (not on the device), and leaving is_causal unset compares the mask with one made on the cpu
+      const z = encoder.call(embed.call(tokens.slice(1, 0, S)), { mask, is_causal: false }) as Tensor;
       const logits = head.call(z) as Tensor;
       const loss = F.cross_entropy(logits.reshape([B * S, VOCAB]).float(), tokens.slice(1, 1, S + 1).reshape([B * S]));
       loss.backward();

@@ -66,8 +66,7 @@ export function scaled_dot_product_attention(
   const S = key.sizes[key.dim() - 2] as number;
   const rootScale = Math.sqrt(a.scale ?? 1 / Math.sqrt(query.sizes[query.dim() - 1] as number));
   let mask: Tensor | null = a.attn_mask;
-  // built on the CPU and moved: a device without tril (webgpu) takes the mask as it takes any tensor
-  if (a.is_causal) mask = torch.ones([L, S], { dtype: 'bool' }).tril(0).to(query.device);
+  if (a.is_causal) mask = torch.ones([L, S], { dtype: 'bool', device: query.device }).tril(0);
   if (mask !== null && mask.dtype === torch.bool) {
     mask = torch.zeros(mask.sizes, { dtype: query.dtype, device: query.device }).masked_fill(mask.logical_not(), -Infinity);
   }
