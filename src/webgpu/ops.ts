@@ -5,7 +5,7 @@
 import { DeviceType, ScalarType, empty_generic, empty_strided_generic, torch, type Device, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from './runtime.js';
 import { matmul } from './kernels/LinearAlgebra.js';
-import { blockOf, checkFloat, pointwise, viaFloat32 } from './kernels/Loops.js';
+import { blockOf, checkFloatOrHalf, pointwise, viaFloat32 } from './kernels/Loops.js';
 import { pointwiseKernels } from './kernels/BinaryOps.js';
 import { integerKernels } from './kernels/IntegerOps.js';
 import { kindOf } from './kernels/TypeProperties.js';
@@ -193,9 +193,11 @@ function networkKernels32(rt: WebGPURuntime): [string, (...args: never[]) => unk
 /** The kernels a transformer's training step dispatches besides those above (Note [SDPA backend choice]). */
 function transformerKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
   const GELU = 'x0 * 0.5 * (1.0 + erf_f32(x0 * 0.7071067811865476))';
-  const GELU_TANH = '0.5 * x0 * (1.0 + tanh(0.7978845608028654 * (x0 + 0.044715 * x0 * x0 * x0)))';
+  // 0.5 x (1 + tanh(u)) as x / (1 + exp(-2u)): no cancellation for negative x (float16's small results), and no
+  // tanh of a large argument (SwiftShader's is NaN); exp's overflow gives -0 as the CPU's 0.5 x (1 - 1).
+  const GELU_TANH = 'x0 / (1.0 + exp(-1.5957691216057308 * (x0 + 0.044715 * x0 * x0 * x0)))';
   const gelu = (op: string, self: Tensor, approximate: string, out: Tensor): Tensor => {
-    checkFloat(op, self);
+    checkFloatOrHalf(op, self);
     if (approximate !== 'none' && approximate !== 'tanh') throw new Error(`approximate argument must be either none or tanh.`);
     return pointwise(rt, `${op}:${approximate}`, approximate === 'tanh' ? GELU_TANH : GELU, out, [self]);
   };
@@ -205,12 +207,12 @@ function transformerKernels(rt: WebGPURuntime): [string, (...args: never[]) => u
     [
       'erf',
       ((x: Tensor) => (
-        checkFloat('aten::erf', x),
-        pointwise(rt, 'aten::erf', 'erf_f32(x0)', empty_generic(x.sizes, rt, ScalarType.Float), [x])
+        checkFloatOrHalf('aten::erf', x),
+        pointwise(rt, 'aten::erf', 'erf_f32(x0)', empty_generic(x.sizes, rt, x.scalarType), [x])
       )) as never,
     ],
-    ['erf_', ((x: Tensor) => (checkFloat('aten::erf_', x), pointwise(rt, 'aten::erf_', 'erf_f32(x0)', x, [x]))) as never],
-    ['gelu', ((x: Tensor, a: string) => gelu('aten::gelu', x, a, empty_generic(x.sizes, rt, ScalarType.Float))) as never],
+    ['erf_', ((x: Tensor) => (checkFloatOrHalf('aten::erf_', x), pointwise(rt, 'aten::erf_', 'erf_f32(x0)', x, [x]))) as never],
+    ['gelu', ((x: Tensor, a: string) => gelu('aten::gelu', x, a, empty_generic(x.sizes, rt, x.scalarType))) as never],
     ['gelu_', ((x: Tensor, a: string) => gelu('aten::gelu_', x, a, x)) as never],
     ['bmm', ((a: Tensor, b: Tensor) => bmm(rt, 'aten::bmm', a, b, null, 0, 1)) as never],
     [
@@ -231,8 +233,9 @@ function transformerKernels(rt: WebGPURuntime): [string, (...args: never[]) => u
     ['embedding', ((w: Tensor, i: Tensor) => embedding(rt, w, i)) as never],
     ['index_select', ((x: Tensor, dim: number, i: Tensor) => indexSelect(rt, x, dim, i)) as never],
     ...indexingKernels(rt),
-    ['_scaled_dot_product_flash_attention_for_cpu', ((...a: Sdpa) => sdpaForward(rt, ...a)) as never],
-    ['_scaled_dot_product_flash_attention_for_cpu_backward', ((...a: SdpaBwd) => sdpaBackward(rt, ...a)) as never],
+    // float16 through the float32 math path, each result rounded once (Note [float16 through the float32 kernels]).
+    ['_scaled_dot_product_flash_attention_for_cpu', viaFloat32(rt, (...a: Sdpa) => sdpaForward(rt, ...a)) as never],
+    ['_scaled_dot_product_flash_attention_for_cpu_backward', viaFloat32(rt, (...a: SdpaBwd) => sdpaBackward(rt, ...a)) as never],
   ];
 }
 

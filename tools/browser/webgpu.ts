@@ -8,6 +8,7 @@ import { assert, values, type CheckResult, type PageResults } from './util.js';
 import { runDtypeChecks } from './webgpu_dtypes.js';
 import { runFallbackChecks } from './webgpu_fallback.js';
 import { runHalfChecks } from './webgpu_half.js';
+import { runHalf2Checks } from './webgpu_half2.js';
 import { runIntegerChecks } from './webgpu_integers.js';
 import { runIndexingChecks } from './webgpu_indexing.js';
 import { runNetworkChecks } from './webgpu_network.js';
@@ -200,6 +201,7 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = '', hos
   await runFallbackChecks(aten, webgpu, { check, input, against });
   await runNetworkChecks(aten, { check, input, against });
   await runHalfChecks(aten, webgpu, { check, input, against });
+  await runHalf2Checks(aten, { check, input, against });
   await runTransformerChecks(aten, webgpu, { check, input, against });
   await runOptimChecks(aten, { check, input, against });
   await runIndexingChecks(aten, webgpu, { check, input, against });

@@ -1,10 +1,11 @@
 // Random numbers drawn on the webgpu device: the device's generator (a seed and an offset, as PyTorch's
 // CUDAGeneratorImpl / MPSGeneratorImpl keep) and Philox-4x32-10 in WGSL, for `bernoulli_.float` and `uniform_`
-// (dropout's noise). The counterpart of aten/src/ATen/native/mps/operations/Distributions.mm and
+// (dropout's noise), over float32 and float16. The counterpart of aten/src/ATen/native/mps/operations/Distributions.mm and
 // aten/src/ATen/cuda/CUDAGeneratorImpl.cpp; the numbers differ from the CPU's (PyTorch's do too).
-import { ScalarType, type Tensor } from 'aten-ts';
+import { ScalarType, empty_generic, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
 import { bindings, contiguousOf, launch } from './Loops.js';
+import { F16_WGSL } from './TypeProperties.js';
 
 // Note [The webgpu generator]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -56,13 +57,25 @@ fn philox(counter: vec4u, key0: vec2u) -> vec4u {
 }
 fn uniform01(w: u32) -> f32 { return f32(w >> 8u) * (1.0 / 16777216.0); }`;
 
-/** Fills a float32 tensor with `draw(u)` of uniform [0, 1) numbers from the device generator. */
-function fill(rt: WebGPURuntime, gen: WebGPUGenerator, op: string, self: Tensor, expr: string, a: number, b: number): Tensor {
-  if (self.scalarType !== ScalarType.Float)
-    throw new Error(`webgpu: ${op} supports float32 tensors only so far, got ${String(self.dtype)}`);
+// Note [float16 random numbers on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A float16 tensor takes the same draws as a float32 one (the same Philox words, the same offsets), computed in
+// f32 and rounded once to float16, as PyTorch's CUDA kernels compute in accscalar_t and cast. `uniform_` then
+// applies CUDA's bound check after the cast (DistributionTemplates.h uniform_kernel: a value that rounds to
+// `to` becomes `from`), so the result stays in [from, to). The kernel writes the rounded values (exact in f32)
+// into a float32 temporary that `copy_` casts to float16 exactly: the one rounding is in the shader, and the
+// float32 shader serves both dtypes.
+
+/** Fills a float32 or float16 tensor with `draw(u)` of uniform [0, 1) numbers from the device generator. */
+function fill(rt: WebGPURuntime, gen: WebGPUGenerator, op: string, self: Tensor, expr0: string, a: number, b: number): Tensor {
+  const half = self.scalarType === ScalarType.Half;
+  if (self.scalarType !== ScalarType.Float && !half)
+    throw new Error(`webgpu: ${op} supports float32 and float16 tensors only so far, got ${String(self.dtype)}`);
   const n = self.numel();
   if (n === 0) return self;
-  const out = contiguousOf(self) === self ? self : self.new_empty([...self.sizes]);
+  // See Note [float16 random numbers on the webgpu device]
+  const expr = half ? `half_of(${expr0})` : expr0;
+  const out = !half && contiguousOf(self) === self ? self : empty_generic([...self.sizes], rt, ScalarType.Float);
   const blocks = Math.ceil(n / 4);
   const offset = gen.take(blocks);
   const params = new Uint32Array(8);
@@ -79,6 +92,7 @@ function fill(rt: WebGPURuntime, gen: WebGPUGenerator, op: string, self: Tensor,
     `${op}:${expr}`,
     () => `${bindings(['y'])}
 ${PHILOX_WGSL}
+${half ? `${F16_WGSL}\n${op === 'aten::uniform_' ? UNIFORM_HALF : BERNOULLI_HALF}` : ''}
 @compute @workgroup_size(64) fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {
   let blk = gid.x + gid.y * nw.x * 64u;
   if (blk * 4u >= p[0]) { return; }
@@ -95,6 +109,14 @@ ${PHILOX_WGSL}
   );
   return out === self ? self : self.copy_(out);
 }
+
+/** WGSL `half_of(v)`: uniform_'s value rounded to float16, `from` where it rounds to `to` (p[5], p[6]). */
+const UNIFORM_HALF = `fn half_of(v: f32) -> f32 {
+  let h = h2f(f2h(v));
+  return select(h, bitcast<f32>(p[5]), h == bitcast<f32>(p[6]));
+}`;
+/** bernoulli's 0 and 1 are float16 values already. */
+const BERNOULLI_HALF = 'fn half_of(v: f32) -> f32 { return v; }';
 
 /** `bernoulli_.float(self, p)`: 1 with probability p, else 0. */
 export function bernoulliScalar_(rt: WebGPURuntime, gen: WebGPUGenerator, self: Tensor, p: number): Tensor {

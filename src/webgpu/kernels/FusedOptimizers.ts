@@ -1,12 +1,14 @@
 // The optimisers' update steps on the webgpu device: `_fused_adam_`, `_fused_adamw_` and `_fused_sgd_` as one
 // WGSL dispatch per parameter, in the order of operations of PyTorch's CPU kernels
 // (aten/src/ATen/native/cpu/FusedAdamKernel.cpp `adam_math`, cpu/FusedSGDKernel.cpp `sgd_math`) as aten-ts's
-// src/kernels/FusedAdam.ts and FusedSGD.ts reproduce them, so a step gives the CPU device's bits; and the
+// src/kernels/FusedAdam.ts and FusedSGD.ts reproduce them, so a step gives the CPU device's bits (float16
+// parameters with opmath float: Note [float16 in the fused optimisers]); and the
 // pointwise operators the `_foreach_*` steps reach (`lerp_.Scalar`, `addcmul_`, `addcdiv_`). The counterpart of
 // aten/src/ATen/native/mps/operations/FusedAdamKernel.mm / FusedSGDKernel.mm and native/cuda/fused_adam_utils.cuh.
 import { DeviceType, ScalarType, empty_generic, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { bindings, checkFloat, launch, pointwise } from './Loops.js';
+import { bindings, checkFloatOrHalf, launch, pointwise } from './Loops.js';
+import { F16_WGSL } from './TypeProperties.js';
 import { broadcastShape, operand } from './BinaryOps.js';
 
 // Note [The fused optimisers on the webgpu device]
@@ -99,10 +101,44 @@ function f32Bits(x: number): number {
   return new Uint32Array(new Float32Array([x]).buffer)[0] as number;
 }
 
-/** How many leading elements take the vector form (FusedAdam.ts `vectorFormCount`, float32's width 16). */
-function vectorFormCount(numel: number): number {
-  const tail = numel % 16;
-  return numel - tail + (tail >= 8 ? 8 : 0);
+/**
+ * How many leading elements take the vector form (FusedAdam.ts `vectorFormCount`: float32's width 16; float16's
+ * Vectorized<Half> holds 32, converted to two float vectors: Note [float16 in the fused optimisers]).
+ */
+function vectorFormCount(numel: number, half: boolean): number {
+  const width = half ? 32 : 16;
+  const tail = numel % width;
+  return numel - tail + (tail >= width / 2 ? width / 2 : 0);
+}
+
+// Note [float16 in the fused optimisers]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's CPU fused Adam / SGD take float16 parameters with opmath float (FusedAdamKernel.cpp `adam_math`
+// for reduced floating types, FusedSGDKernel.cpp likewise): every element of the parameter, gradient and
+// state is loaded as float, the step runs the float kernel's arithmetic, and each tensor it writes (the
+// parameter, exp_avg, exp_avg_sq, max_exp_avg_sq, the momentum buffer, the unscaled gradient) is rounded
+// once to float16 on store, while the step goes on with the float value (the parameter update uses the
+// unrounded exp_avg). The shader does the same: float16 elements read with `h2f`, the float32 shader's exact
+// arithmetic (Note [The fused optimisers on the webgpu device]), stored with `f2h`. Two threads own the two
+// halves of a u32 word, so float16 buffers are atomic words: a load is atomicLoad, a store clears its half
+// with atomicAnd and sets it with atomicOr (no thread can overwrite its neighbour's half). The vector form
+// covers Vectorized<Half>'s width, 32 elements, not float's 16. So a float16 step is a float32 step of the
+// float16 values followed by one rounding of each written tensor.
+
+/** WGSL reading element `idx` of buffer `buf` as f32 (a float16 buffer is atomic words: Note [float16 in the fused optimisers]). */
+function ld(half: boolean, buf: string, idx: string): string {
+  return half ? `h2f((atomicLoad(&${buf}[(${idx}) >> 1u]) >> (((${idx}) & 1u) * 16u)) & 0xffffu)` : `${buf}[${idx}]`;
+}
+
+/** WGSL statement storing f32 `val` into element `idx` of buffer `buf` (rounded once for float16). */
+function st(half: boolean, buf: string, idx: string, val: string): string {
+  if (!half) return `${buf}[${idx}] = ${val};`;
+  return `{ let o_ = ${idx}; let sh_ = (o_ & 1u) * 16u; atomicAnd(&${buf}[o_ >> 1u], ~(0xffffu << sh_)); atomicOr(&${buf}[o_ >> 1u], f2h(${val}) << sh_); }`;
+}
+
+/** The element types of the bindings `names` (the parameter-dtype ones atomic words for float16). */
+function elemTypes(names: readonly string[], half: boolean, ofParam: readonly string[]): string[] {
+  return names.map((n) => (half && ofParam.includes(n) ? 'atomic<u32>' : 'f32'));
 }
 
 /** `TORCH_CHECK(cond)` without a message, as PyTorch prints it. */
@@ -114,14 +150,16 @@ function checkSize(cond: boolean, expr: string): void {
   }
 }
 
-/** A float32 contiguous tensor on the device with `numel` elements, or a clear error naming it. */
-function checkOperand(op: string, what: string, t: Tensor, numel: number): void {
+/** A float32 / float16 contiguous tensor on the device with `numel` elements and `param`'s dtype, or a clear error naming it. */
+function checkOperand(op: string, what: string, t: Tensor, numel: number, param: Tensor): void {
   if (t.device.type !== DeviceType.PrivateUse1) {
     throw new Error(
       `Expected all tensors to be on the same device, but found at least two devices, webgpu:0 and ${t.device.toString()}! (${op}: ${what})`,
     );
   }
-  checkFloat(op, t);
+  checkFloatOrHalf(op, t);
+  if (t.scalarType !== param.scalarType)
+    throw new Error(`webgpu: ${op}: ${what} has dtype ${String(t.dtype)}, expected ${String(param.dtype)} (its parameter's)`);
   if (!t.isContiguous()) throw new Error(`webgpu: ${op} takes contiguous tensors, got a non-contiguous ${what}`);
   if (t.numel() !== numel) throw new Error(`webgpu: ${op}: ${what} has ${t.numel()} elements, expected ${numel} (its parameter's)`);
 }
@@ -162,21 +200,24 @@ function ampOf(rt: WebGPURuntime, op: string, gradScale: Opt<Tensor>, foundInf: 
 }
 
 /** The binding and reads of grad_scale / found_inf, the early return (Note [The fused optimisers on the webgpu device]). */
-function ampPrologue(names: string[], scale: boolean, found: boolean, oScale: string, oFound: string): string {
+function ampPrologue(names: string[], scale: boolean, found: boolean, oScale: string, oFound: string, half: boolean): string {
   if (scale || found) names.push('amp');
   return [
     found ? `  if (amp[${oFound}] == 1.0) { return; }` : '',
-    scale ? `  var gi = div_cr(g[OG + i], amp[${oScale}]); g[OG + i] = gi;` : '  var gi = g[OG + i];',
+    scale
+      ? `  var gi = div_cr(${ld(half, 'g', 'OG + i')}, amp[${oScale}]); ${st(half, 'g', 'OG + i', 'gi')}`
+      : `  var gi = ${ld(half, 'g', 'OG + i')};`,
   ].join('\n');
 }
 
-function adamShader(amsgrad: boolean, scale: boolean, found: boolean): string {
+function adamShader(amsgrad: boolean, scale: boolean, found: boolean, half: boolean): string {
   const names = ['p_', 'g', 'm', 'v'];
   if (amsgrad) names.push('mx');
   names.push('st');
-  const prologue = ampPrologue(names, scale, found, 'p[9]', 'p[10]');
-  return `${bindings(names, [], amsgrad ? 5 : 4)}
+  const prologue = ampPrologue(names, scale, found, 'p[9]', 'p[10]', half);
+  return `${bindings(names, elemTypes(names, half, ['p_', 'g', 'm', 'v', 'mx']), amsgrad ? 5 : 4)}
 ${EXACT_WGSL}
+${half ? F16_WGSL : ''}
 fn pf(k: u32) -> f32 { return bitcast<f32>(p[k]); }
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {
   let i = gid.x + gid.y * nw.x * ${WG}u;
@@ -191,22 +232,22 @@ ${prologue}
   let neg_step = -df_div(vec2f(pf(18u), pf(19u)), bc1).x;
   let bc2_sqrt = df_sqrt(bc2).x;
   if ((flags & 1u) != 0u) { gi = -gi; }
-  var pi = p_[OP + i];
+  var pi = ${ld(half, 'p_', 'OP + i')};
   if ((flags & 4u) != 0u) { gi = fma32(pi, pf(11u), gi); } else if ((flags & 8u) != 0u) { pi = opaque(pi * pf(12u)); }
-  let mi = m[OM + i];
+  let mi = ${ld(half, 'm', 'OM + i')};
   let diff = gi - mi;
   var m_new: f32;
   if ((flags & 2u) != 0u) { m_new = fma32(pf(13u), diff, mi); } else { m_new = fma32(pf(14u), diff, gi); }
-  m[OM + i] = m_new;
-  let vi = v[OV + i];
+  ${st(half, 'm', 'OM + i', 'm_new')}
+  let vi = ${ld(half, 'v', 'OV + i')};
   let c2g = pf(15u) * gi;
   var v_new: f32;
   if (i < p[1]) { v_new = fma32(c2g, gi, opaque(vi * pf(16u))); } else { v_new = fma32(vi, pf(16u), opaque(c2g * gi)); }
-  v[OV + i] = v_new;
+  ${st(half, 'v', 'OV + i', 'v_new')}
   var s = v_new;
-${amsgrad ? '  let mxi = mx[p[7] + i]; if (mxi > s) { s = mxi; } mx[p[7] + i] = s;' : ''}
+${amsgrad ? `  let mxi = ${ld(half, 'mx', 'p[7] + i')}; if (mxi > s) { s = mxi; } ${st(half, 'mx', 'p[7] + i', 's')}` : ''}
   let denom = div_cr(sqrt_cr(s), bc2_sqrt) + pf(17u);
-  p_[OP + i] = pi + div_cr(opaque(neg_step * m_new), denom);
+  ${st(half, 'p_', 'OP + i', 'pi + div_cr(opaque(neg_step * m_new), denom)')}
 }`;
 }
 
@@ -243,15 +284,16 @@ export function fusedAdam(
   const small = Math.abs(c1) < 0.5;
   const wdFlag = weightDecay === 0 ? 0 : adamw ? 8 : 4;
   const flags = (maximize ? 1 : 0) | (small ? 2 : 0) | wdFlag;
-  const key = `fused_adam:${amsgrad ? 'ams' : ''}:${amp.scale ? 'scale' : ''}:${amp.found ? 'found' : ''}`;
   for (let t = 0; t < n; t++) {
     const param = self[t] as Tensor;
     const numel = param.numel();
-    checkOperand(op, 'param', param, numel);
-    checkOperand(op, 'grad', grads[t] as Tensor, numel);
-    checkOperand(op, 'exp_avg', expAvgs[t] as Tensor, numel);
-    checkOperand(op, 'exp_avg_sq', expAvgSqs[t] as Tensor, numel);
-    if (amsgrad) checkOperand(op, 'max_exp_avg_sq', maxExpAvgSqs[t] as Tensor, numel);
+    const half = param.scalarType === ScalarType.Half;
+    const key = `fused_adam:${amsgrad ? 'ams' : ''}:${amp.scale ? 'scale' : ''}:${amp.found ? 'found' : ''}:${half ? 'f16' : 'f32'}`;
+    checkOperand(op, 'param', param, numel, param);
+    checkOperand(op, 'grad', grads[t] as Tensor, numel, param);
+    checkOperand(op, 'exp_avg', expAvgs[t] as Tensor, numel, param);
+    checkOperand(op, 'exp_avg_sq', expAvgSqs[t] as Tensor, numel, param);
+    if (amsgrad) checkOperand(op, 'max_exp_avg_sq', maxExpAvgSqs[t] as Tensor, numel, param);
     const step = deviceScalar(op, 'state_step', stateSteps[t] as Tensor);
     if (numel === 0) continue;
     const tensors = [param, grads[t] as Tensor, expAvgs[t] as Tensor, expAvgSqs[t] as Tensor];
@@ -259,7 +301,7 @@ export function fusedAdam(
     tensors.push(step);
     if (amp.tensor !== null) tensors.push(amp.tensor);
     const params = new Uint32Array(25); // [24]: a zero the compiler cannot see (`opaque`)
-    params.set([numel, vectorFormCount(numel), flags, ...tensors.slice(0, 4).map((x) => x.storageOffset)]);
+    params.set([numel, vectorFormCount(numel, half), flags, ...tensors.slice(0, 4).map((x) => x.storageOffset)]);
     params[7] = amsgrad ? (maxExpAvgSqs[t] as Tensor).storageOffset : 0;
     params[8] = step.storageOffset;
     [params[9], params[10]] = [amp.oScale, amp.oFound];
@@ -269,26 +311,27 @@ export function fusedAdam(
       11,
     );
     params.set([...dfBits(lr), ...dfBits(beta1), ...dfBits(beta2)], 18);
-    launch(rt, key, () => adamShader(amsgrad, amp.scale, amp.found), tensors, params, Math.ceil(numel / WG));
+    launch(rt, key, () => adamShader(amsgrad, amp.scale, amp.found, half), tensors, params, Math.ceil(numel / WG));
   }
 }
 
-function sgdShader(momentum: boolean, scale: boolean, found: boolean): string {
+function sgdShader(momentum: boolean, scale: boolean, found: boolean, half: boolean): string {
   const names = ['p_', 'g'];
   if (momentum) names.push('b');
-  const prologue = ampPrologue(names, scale, found, 'p[5]', 'p[6]');
+  const prologue = ampPrologue(names, scale, found, 'p[5]', 'p[6]', half);
   const buf = momentum
     ? `  if (has_buf) {
     var bi: f32;
     if ((flags & 4u) != 0u) { bi = gi; }
-    else if (i < p[1]) { bi = fma32(gi, pf(8u), opaque(b[OB + i] * pf(9u))); }
-    else { bi = fma32(b[OB + i], pf(9u), opaque(gi * pf(8u))); }
-    b[OB + i] = bi;
+    else if (i < p[1]) { bi = fma32(gi, pf(8u), opaque(${ld(half, 'b', 'OB + i')} * pf(9u))); }
+    else { bi = fma32(${ld(half, 'b', 'OB + i')}, pf(9u), opaque(gi * pf(8u))); }
+    ${st(half, 'b', 'OB + i', 'bi')}
     if ((flags & 8u) != 0u) { gi = fma32(bi, pf(9u), gi); } else { gi = bi; }
   }`
     : '';
-  return `${bindings(names, [], momentum ? 3 : 2)}
+  return `${bindings(names, elemTypes(names, half, ['p_', 'g', 'b']), momentum ? 3 : 2)}
 ${EXACT_WGSL}
+${half ? F16_WGSL : ''}
 fn pf(k: u32) -> f32 { return bitcast<f32>(p[k]); }
 @compute @workgroup_size(${WG}) fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {
   let i = gid.x + gid.y * nw.x * ${WG}u;
@@ -297,10 +340,10 @@ fn pf(k: u32) -> f32 { return bitcast<f32>(p[k]); }
   let flags = p[2]; let OP = p[3]; let OG = p[4]; let OB = p[7]; let has_buf = ${momentum ? 'true' : 'false'};
 ${prologue}
   if ((flags & 1u) != 0u) { gi = -gi; }
-  let pi = p_[OP + i];
+  let pi = ${ld(half, 'p_', 'OP + i')};
   if ((flags & 2u) != 0u) { gi = fma32(pi, pf(10u), gi); }
 ${buf}
-  p_[OP + i] = fma32(gi, pf(11u), pi);
+  ${st(half, 'p_', 'OP + i', 'fma32(gi, pf(11u), pi)')}
 }`;
 }
 
@@ -328,50 +371,65 @@ export function fusedSgd(
   const amp = ampOf(rt, op, gradScale, foundInf);
   const r = Math.fround;
   const flags = (maximize ? 1 : 0) | (weightDecay !== 0 ? 2 : 0) | (isFirstStep ? 4 : 0) | (nesterov ? 8 : 0);
-  const key = `fused_sgd:${hasBuf ? 'buf' : ''}:${amp.scale ? 'scale' : ''}:${amp.found ? 'found' : ''}`;
   for (let t = 0; t < n; t++) {
     const param = self[t] as Tensor;
     const numel = param.numel();
-    checkOperand(op, 'param', param, numel);
-    checkOperand(op, 'grad', grads[t] as Tensor, numel);
-    if (hasBuf) checkOperand(op, 'momentum_buffer', momentumBufferList[t] as Tensor, numel);
+    const half = param.scalarType === ScalarType.Half;
+    const key = `fused_sgd:${hasBuf ? 'buf' : ''}:${amp.scale ? 'scale' : ''}:${amp.found ? 'found' : ''}:${half ? 'f16' : 'f32'}`;
+    checkOperand(op, 'param', param, numel, param);
+    checkOperand(op, 'grad', grads[t] as Tensor, numel, param);
+    if (hasBuf) checkOperand(op, 'momentum_buffer', momentumBufferList[t] as Tensor, numel, param);
     if (numel === 0) continue;
     const tensors = [param, grads[t] as Tensor];
     if (hasBuf) tensors.push(momentumBufferList[t] as Tensor);
     if (amp.tensor !== null) tensors.push(amp.tensor);
     const params = new Uint32Array(13); // [12]: a zero the compiler cannot see (`opaque`)
-    params.set([numel, vectorFormCount(numel), flags, param.storageOffset, (grads[t] as Tensor).storageOffset]);
+    params.set([numel, vectorFormCount(numel, half), flags, param.storageOffset, (grads[t] as Tensor).storageOffset]);
     [params[5], params[6]] = [amp.oScale, amp.oFound];
     params[7] = hasBuf ? (momentumBufferList[t] as Tensor).storageOffset : 0;
     params.set(
       [1 - dampening, momentum, weightDecay, -lr].map((x) => f32Bits(r(x))),
       8,
     );
-    launch(rt, key, () => sgdShader(hasBuf, amp.scale, amp.found), tensors, params, Math.ceil(numel / WG));
+    launch(rt, key, () => sgdShader(hasBuf, amp.scale, amp.found, half), tensors, params, Math.ceil(numel / WG));
   }
 }
 
 type Num = number | boolean;
 
+/**
+ * The foreach steps' operands share one dtype (float32, or float16 computed in f32 and rounded once: Note
+ * [float16 without shader-f16]); PyTorch would promote a mix, which the device does not do here.
+ */
+function checkSameDtype(op: string, self: Tensor, ...others: Tensor[]): void {
+  for (const t of others) {
+    if (t.scalarType !== self.scalarType && !(t.device.type !== DeviceType.PrivateUse1 && t.dim() === 0)) {
+      throw new Error(`webgpu: ${op} takes operands of one dtype so far, got ${String(self.dtype)} and ${String(t.dtype)}`);
+    }
+  }
+}
+
 /** `lerp_.Scalar`, `addcmul_`, `addcdiv_` and their functional forms: the pointwise steps of `_multi_tensor_adam`. */
 export function optimizerPointwiseKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
   // lerp: PyTorch's two branches (aten/src/ATen/native/Lerp.h), picked by |weight| < 0.5 on the host.
   const lerp = (op: string, self: Tensor, end: Tensor, weight: number, out: Tensor | null): Tensor => {
-    checkFloat(op, self, end);
+    checkFloatOrHalf(op, self, end);
+    checkSameDtype(op, self, end);
     const w = Math.fround(Number(weight));
     const expr = Math.abs(w) < 0.5 ? 'x0 + s0 * (x1 - x0)' : 'x1 - (x1 - x0) * s1';
-    const dst = out ?? empty_generic(broadcastShape(self.sizes, end.sizes), rt, ScalarType.Float);
+    const dst = out ?? empty_generic(broadcastShape(self.sizes, end.sizes), rt, self.scalarType);
     return pointwise(rt, op, expr, dst, [operand(self, end), operand(end, self)], [w, Math.fround(1 - w)]);
   };
   const ternary = (name: 'addcmul' | 'addcdiv', inplace: boolean) => (self: Tensor, t1: Tensor, t2: Tensor, value: Num) => {
     const op = `aten::${name}${inplace ? '_' : ''}`;
-    checkFloat(op, self, t1, t2);
+    checkFloatOrHalf(op, self, t1, t2);
+    checkSameDtype(op, self, t1, t2);
     const expr = name === 'addcmul' ? 'x0 + s0 * x1 * x2' : 'x0 + s0 * (x1 / x2)';
     const shape = broadcastShape(self.sizes, t1.sizes, t2.sizes);
     if (inplace && (shape.length !== self.dim() || shape.some((s, d) => s !== self.sizes[d]))) {
       throw new Error(`output with shape [${self.sizes.join(', ')}] doesn't match the broadcast shape [${shape.join(', ')}]`);
     }
-    const dst = inplace ? self : empty_generic(shape, rt, ScalarType.Float);
+    const dst = inplace ? self : empty_generic(shape, rt, self.scalarType);
     return pointwise(rt, op, expr, dst, [operand(self, t1), operand(t1, self), operand(t2, self)], [Number(value)]);
   };
   return [

@@ -1,6 +1,6 @@
 // The webgpu device's division with rounding, remainder, bitwise and shift operators: `floor_divide`,
 // `div.Tensor_mode`, `remainder`, `fmod`, `bitwise_and` / `or` / `xor` / `not`, `__lshift__` / `__rshift__` /
-// `bitwise_left_shift` / `bitwise_right_shift`, over float32, int32, int64 and bool with PyTorch's result dtypes,
+// `bitwise_left_shift` / `bitwise_right_shift`, over float32, float16, int32, int64 and bool with PyTorch's result dtypes,
 // int64 bit for bit as the CPU device (Note [int64 division and bitwise operations in WGSL], IntegerWgsl.ts). The
 // counterpart of aten/src/ATen/native/BinaryOps.cpp / UnaryOps.cpp (their TensorIterator configs and checks) and
 // of native/mps/operations/BinaryOps.mm.
@@ -8,7 +8,7 @@ import { ScalarType, empty_generic, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
 import { pointwise } from './Loops.js';
 import { broadcastShape, operand } from './BinaryOps.js';
-import { checkCast, kindOf, resultType, typeTitle, type Kind } from './TypeProperties.js';
+import { checkCast, computeKind, isFloatKind, kindOf, resultType, typeTitle, type Kind } from './TypeProperties.js';
 
 type Arg = Tensor | number | boolean;
 
@@ -68,7 +68,8 @@ export function integerKernels(rt: WebGPURuntime): [string, (...args: never[]) =
     const [a, b] = [operand(self, other), operand(other, self)];
     const st = resultType([self, other]);
     const kind = kindOf(op, st);
-    const expr = spec.exprs[kind];
+    // float16 takes the float32 expressions: read as f32, rounded once on store (Note [float16 without shader-f16]).
+    const expr = spec.exprs[kind === 'f16' ? 'f32' : kind];
     if (expr === undefined) throw new Error(`"${spec.kernel}_webgpu" not implemented for '${typeTitle(st)}'`);
     const shape = broadcastShape(sizesOf(self), sizesOf(other));
     if (inplace !== null) {
@@ -79,11 +80,11 @@ export function integerKernels(rt: WebGPURuntime): [string, (...args: never[]) =
     }
     const numel = shape.reduce((x, y) => x * y, 1);
     // See Note [Integer division by zero on the webgpu device]
-    if (spec.divides === true && kind !== 'f32' && typeof b === 'number' && Math.trunc(b) === 0 && numel > 0) {
+    if (spec.divides === true && !isFloatKind(kind) && typeof b === 'number' && Math.trunc(b) === 0 && numel > 0) {
       throw new Error('ZeroDivisionError');
     }
     const out = inplace !== null && inplace.scalarType === st ? inplace : empty_generic(shape, rt, st);
-    pointwise(rt, op, expr, out, [a, b], [], { compute: kind === 'bool' ? 'i32' : kind });
+    pointwise(rt, op, expr, out, [a, b], [], { compute: computeKind(kind) });
     return inplace !== null && out !== inplace ? inplace.copy_(out) : out;
   };
   const kernels: [string, (...args: never[]) => unknown][] = [];
@@ -132,7 +133,7 @@ export function integerKernels(rt: WebGPURuntime): [string, (...args: never[]) =
     const op = 'aten::div.Tensor_mode';
     if (mode == null) {
       const st = resultType([self, other]);
-      const out = empty_generic(broadcastShape(self.sizes, sizesOf(other)), rt, kindOf(op, st) === 'f32' ? st : ScalarType.Float);
+      const out = empty_generic(broadcastShape(self.sizes, sizesOf(other)), rt, isFloatKind(kindOf(op, st)) ? st : ScalarType.Float);
       return pointwise(rt, op, 'x0 / x1', out, [operand(self, other), operand(other, self)], [], { compute: 'f32' });
     }
     if (mode !== 'trunc' && mode !== 'floor') {
@@ -146,7 +147,7 @@ export function integerKernels(rt: WebGPURuntime): [string, (...args: never[]) =
     add(o, ((self: Tensor) => {
       const op = `aten::${o}`;
       const kind = kindOf(op, self.scalarType);
-      if (kind === 'f32') throw new Error(`"bitwise_not_webgpu" not implemented for '${typeTitle(self.scalarType)}'`);
+      if (isFloatKind(kind)) throw new Error(`"bitwise_not_webgpu" not implemented for '${typeTitle(self.scalarType)}'`);
       const expr = kind === 'bool' ? 'x0 ^ 1' : kind === 'i64' ? 'i64_bitnot(x0)' : '~x0';
       const out = inplace ? self : empty_generic(self.sizes, rt, self.scalarType);
       return pointwise(rt, op, expr, out, [self], [], { compute: kind === 'bool' ? 'i32' : kind });

@@ -369,6 +369,9 @@ function batched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, self: Tens
 // operand, and keeps one set of kernels (tiles, vec4 loads, split-K, row trees) for both dtypes; the values
 // are the float32 kernel's rounded, so they differ from the CPU's only where the float32 results do.
 // Mixed dtypes raise PyTorch's errors (mm) or follow its result dtypes (layer_norm's float statistics).
+// `_scaled_dot_product_flash_attention_for_cpu` and its backward (ops.ts, `viaFloat32`) run their float32 math
+// path the same way: float16 query / key / value / gradients cast once, every result rounded once (its
+// logsumexp float16 too, as aten-ts's meta kernel gives it the query's dtype).
 
 /** mm / addmm / bmm / baddbmm of float16 operands (See Note [float16 through the float32 kernels]). */
 function halfBatched(rt: WebGPURuntime, op: string, a: Tensor, b: Tensor, bias: Tensor | null, beta: number, alpha: number): Tensor {

@@ -268,6 +268,15 @@ export function checkFloat(op: string, ...ts: readonly Operand[]): void {
   }
 }
 
+/** float32 or float16 (computed in f32, rounded once: Note [float16 without shader-f16]); anything else raises naming the operator. */
+export function checkFloatOrHalf(op: string, ...ts: readonly Operand[]): void {
+  for (const t of ts) {
+    if (typeof t !== 'number' && t.scalarType !== ScalarType.Float && t.scalarType !== ScalarType.Half) {
+      throw new Error(`webgpu: ${op} supports float32 and float16 tensors only so far, got ${String(t.dtype)}`);
+    }
+  }
+}
+
 /**
  * `t` itself when of dtype `st`, else a new contiguous tensor of dtype `st` on the device: a pointwise cast (exact
  * from float16 to float32, rounded once the other way: See Note [float16 through the float32 kernels]).
