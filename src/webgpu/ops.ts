@@ -21,6 +21,7 @@ import { embedding, gather, indexSelect, scatter, scatterAdd } from './kernels/I
 import { index, indexPut, put, take } from './kernels/AdvancedIndexing.js';
 import { nativeLayerNorm, nativeLayerNormBackward } from './kernels/Normalization.js';
 import { sdpaBackward, sdpaForward } from './kernels/Attention.js';
+import { trilTriu } from './kernels/TriangularOps.js';
 import { bernoulliScalar_, uniform_, type WebGPUGenerator } from './kernels/Distributions.js';
 import { fusedAdam, fusedSgd, optimizerPointwiseKernels } from './kernels/FusedOptimizers.js';
 
@@ -95,6 +96,10 @@ export function webgpuKernels(rt: WebGPURuntime, gen: WebGPUGenerator): [string,
   kernels.push(
     ['bernoulli_.float', ((self: Tensor, p: number, g: unknown) => bernoulliScalar_(rt, generatorOf(g), self, Number(p))) as never],
     ['uniform_', ((self: Tensor, a: number, b: number, g: unknown) => uniform_(rt, generatorOf(g), self, Number(a), Number(b))) as never],
+  );
+  kernels.push(
+    ['tril', ((self: Tensor, diagonal: number) => trilTriu(false, self, Number(diagonal))) as never],
+    ['triu', ((self: Tensor, diagonal: number) => trilTriu(true, self, Number(diagonal))) as never],
   );
   kernels.push(...networkKernels(rt), ...transformerKernels(rt));
   kernels.push(...optimizerKernels(rt));

@@ -48,7 +48,21 @@ const VALUE_TOL = { rtol: 1e-4, atol: 1e-5 };
 /** float16 results: two float16 rounding steps (the device rounds f32 results once; exp and the like differ in f32). */
 const HALF_TOL = { rtol: 2e-3, atol: 1e-5 };
 const GRAD_TOL = { rtol: 1e-4, atol: 1e-4 };
-/** OpInfo entries drawing random numbers (the harness's seeded adapters): the device has no generator yet. */
+/**
+ * float16 tolerances of entries whose PyTorch OpInfo skips `test_compare_cpu` (a device against the CPU). SDPA:
+ * PyTorch's own float16 checks (test_transformers.py) measure against a float64 reference; here, on OpInfo's
+ * float16 sample 0, the device is within 3.7e-3 of float64, PyTorch's CPU flash kernel 1.9e-3, the CPU
+ * device's math path 4.0e-2, so the device is held to PyTorch's result within 1e-2.
+ */
+const HALF_TOL_OF: Record<string, { rtol: number; atol: number }> = {
+  'nn.functional.scaled_dot_product_attention': { rtol: 1e-2, atol: 1e-3 },
+};
+/** A sample drawing random numbers through a probability argument (SDPA's dropout_p > 0). */
+function randomSample(s: OpinfoSample): boolean {
+  const p = (s.kwargs as Record<string, unknown> | undefined)?.['dropout_p'];
+  return (typeof p === 'number' ? p : ((p as { $f?: number } | undefined)?.$f ?? 0)) > 0;
+}
+/** OpInfo entries drawing random numbers (the harness's seeded adapters): the device's generator (Philox) is not the CPU's. */
 const RANDOM =
   /^(multinomial|cauchy|exponential|geometric|log_normal|uniform|normal|bernoulli|rand|nn\.functional\.(dropout|alpha_dropout|feature_alpha_dropout|rrelu))/;
 
@@ -164,6 +178,7 @@ export async function runOpinfoChecks(
     cpu: Tensor | null,
     tol: { rtol: number; atol: number },
     noValues = false,
+    halfTol = HALF_TOL,
   ): Promise<void> => {
     if (dev === null || cpu === null) {
       assert(dev === cpu, `${what}: ${dev === null ? 'no tensor' : 'a tensor'} on webgpu, ${cpu === null ? 'none' : 'one'} on cpu`);
@@ -176,7 +191,7 @@ export async function runOpinfoChecks(
     const g =
       ((await (dev.detach() as Tensor & { cpu_async(): Promise<Tensor> }).cpu_async()).reshape(-1).tolist() as (number | boolean)[]) ?? [];
     const w = cpu.detach().reshape(-1).tolist() as (number | boolean)[];
-    const t = !cpu.is_floating_point() ? null : String(cpu.dtype) === 'torch.float16' ? HALF_TOL : tol;
+    const t = !cpu.is_floating_point() ? null : String(cpu.dtype) === 'torch.float16' ? halfTol : tol;
     for (let i = 0; i < w.length; i++) assert(close(g[i]!, w[i]!, t), `${what}: [${i}] ${String(g[i])}, cpu ${String(w[i])}`);
   };
 
@@ -203,7 +218,9 @@ export async function runOpinfoChecks(
     try {
       for (const op of entries) {
         if (RANDOM.test(op.key)) continue;
+        const halfTol = HALF_TOL_OF[op.name] ?? HALF_TOL;
         for (const s of op.samples) {
+          if (randomSample(s)) continue;
           const id = `${op.key}|${s.dtype}|${s.index}`;
           let cpu: (Tensor | null)[];
           try {
@@ -228,7 +245,8 @@ export async function runOpinfoChecks(
           try {
             assert(dev.length === cpu.length, `${dev.length} results, cpu ${cpu.length}`);
             try {
-              for (let i = 0; i < cpu.length; i++) await compare(`result[${i}]`, dev[i]!, cpu[i]!, VALUE_TOL, s.no_values === true);
+              for (let i = 0; i < cpu.length; i++)
+                await compare(`result[${i}]`, dev[i]!, cpu[i]!, VALUE_TOL, s.no_values === true, halfTol);
             } catch (e) {
               // A float16 result the CPU device computes otherwise than PyTorch: the device must equal PyTorch's.
               const want = s.result as { $t?: string; values?: Num[] } | undefined;
@@ -238,9 +256,10 @@ export async function runOpinfoChecks(
                 .reshape(-1)
                 .tolist() as number[];
               const ws = want.values.map(decodeNum);
+              const bad = got.length !== ws.length ? -1 : ws.findIndex((w, i) => !close(got[i]!, w, halfTol));
               assert(
-                got.length === ws.length && ws.every((w, i) => close(got[i]!, w, HALF_TOL)),
-                `${e.message} (and PyTorch's result differs too)`,
+                got.length === ws.length && bad < 0,
+                `${e.message} (and PyTorch's result differs too: ${bad < 0 ? `${got.length} values, PyTorch ${ws.length}` : `[${bad}] ${got[bad]}, PyTorch ${String(ws[bad])}`})`,
               );
               cpuDiffers.push(id);
             }

@@ -143,6 +143,14 @@ export function getSeqLen(src: Tensor, batchFirst: boolean): number {
   return (src.dim() === 2 ? src.sizes[0] : src.sizes[batchFirst ? 1 : 0]) as number;
 }
 
+// Note [A causal mask in device memory]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch detects a causal mask by `torch.equal(mask, causal)`, a read of the mask (a synchronisation on CUDA).
+// A mask in device memory the host cannot read synchronously (`storage.deviceContext`, the webgpu device's
+// buffers: Note [Device memory in a Storage]) cannot be compared without a read, so it is taken as not causal:
+// the layers apply it as the additive mask it is, which gives the same values; only the is_causal fast path
+// (skipping masked key blocks) is lost. Pass `is_causal: true` with such a mask to keep it.
+
 /**
  * `_detect_is_causal_mask(mask, is_causal, size)`: the hint when given, else whether `mask` is the causal mask
  * of `size` (`_generate_square_subsequent_mask`: −inf above the diagonal; a boolean mask compared after
@@ -152,6 +160,8 @@ export function getSeqLen(src: Tensor, batchFirst: boolean): number {
 export function detectIsCausalMask(mask: Tensor | null, isCausal: boolean | null, size: number): boolean {
   if (isCausal !== null || mask === null) return isCausal === true;
   if (mask.dim() !== 2 || mask.sizes[0] !== size || mask.sizes[1] !== size) return false;
+  // See Note [A causal mask in device memory].
+  if (!mask.isMeta() && mask.storage.deviceContext !== null) return false;
   const dtype = mask.dtype === torch.bool ? torch.float32 : mask.dtype;
   const canonical = mask.dtype === torch.bool ? torch.zeros([size, size], { dtype }).masked_fill(mask, -Infinity) : mask;
   const causal = torch.full([size, size], -Infinity, { dtype }).triu(1);
