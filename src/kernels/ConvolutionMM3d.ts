@@ -14,7 +14,10 @@
 // with depth moved next to the batch. The gradients follow the same way: the weight gradient is the 2-d one
 // of X'; the input gradient is the 2-d one of X' folded back (foldDepth, an index_add at the same depths,
 // the adjoint of the index_select). A transposed 3-d convolution is a 2-d transposed one per input plane,
-// whose kD output planes (channels co·kD + a) are added at depths id·sd + a·dd − pd.
+// whose kD output planes (channels co·kD + a) are added at depths id·sd + a·dd − pd. The two gradients are
+// the operators `_conv3d_backward_input` / `_conv3d_backward_weight` (as Note [conv2d backward as operators]):
+// their CPU kernels run the unfolded 2-d ones, and a device registers its own (webgpu: an implicit GEMM over
+// three spatial dims).
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType } from '../c10/ScalarType.js';

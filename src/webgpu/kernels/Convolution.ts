@@ -25,15 +25,16 @@ const T = 16;
 
 // Note [Transposed convolution on the webgpu device]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A transposed convolution of x [N, C, H, W] with weight [C, OCg, KH, KW] is the input gradient of the
+// A transposed convolution of x [N, C, H, W] with weight [C, OCg, KH, KW] (or [N, C, D, H, W] with a 5-d weight:
+// the same with depth, See Note [Implicit GEMM over three spatial dims]) is the input gradient of the
 // convolution it transposes: that convolution's input is our output [N, OCg * groups, OH', OW'] (output_padding
 // only lengthens it), its output gradient our x and its weight ours. So the forward runs the `bwd_input` GEMM
 // with that geometry (`bwd_input_bias` adds the bias in the store), as PyTorch's slow_conv_transpose2d and
 // tfjs's conv2DDerInput do. Its gradients are what aten-ts's autograd asks for (FunctionsManualConvolution.ts):
 // the input's a plain convolution of the gradient (narrowed when output_padding reaches past the input), the
-// weight's `_conv2d_backward_weight` with input and output gradient swapped, the bias's a sum. The backward
-// kernels take the output extent from the gradient's sizes, as the CPU's do: with output_padding >= stride
-// (allowed below the dilation) the formula would give one row more than the gradient has.
+// weight's `_conv2d_backward_weight` (`_conv3d_backward_weight`) with input and output gradient swapped, the
+// bias's a sum. The backward kernels take the output extent from the gradient's sizes, as the CPU's do: with
+// output_padding >= stride (allowed below the dilation) the formula would give one row more than the gradient has.
 
 type Kind = 'fwd' | 'fwd_bias' | 'bwd_input' | 'bwd_input_bias' | 'bwd_weight';
 
