@@ -3,11 +3,10 @@
 // it (no atomics). The counterpart of aten/src/ATen/native/AdaptiveAveragePooling.cpp /
 // AdaptiveAveragePooling3d.cpp with cpu/AdaptiveAvgPoolKernel.cpp, and of native/mps/operations/
 // AdaptivePooling.mm. `adaptive_avg_pool2d` / `3d` are CompositeImplicitAutograd (a 1x1 output is a mean).
-import { empty_generic, torch, type Tensor } from 'aten-ts';
+import { torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { floatElem, inLayoutOf, metaTwin, type FloatElem } from './Convolution.js';
-import { contiguousOf } from './Loops.js';
-import { launchPool, paramDefs, poolParams, poolShader, volumeOf } from './PoolingShader.js';
+import { floatElem, metaTwin, type FloatElem } from './Convolution.js';
+import { floatPool, paramDefs, poolParams, poolShader } from './PoolingShader.js';
 
 const NAMES = poolParams(['O0', 'O1']);
 
@@ -86,14 +85,7 @@ function adaptiveAvgPool(rt: WebGPURuntime, spatial: 2 | 3, self: Tensor, output
   // PyTorch's errors and the result's shape and layout (channels-last kept): the meta kernel's.
   const meta = torch.ops.aten[name]!.default!(metaTwin(self), outputSize) as Tensor;
   const E = floatElem(rt, `aten::${name}`, self);
-  const out = empty_generic(meta.sizes, rt, self.scalarType);
-  if (out.numel() === 0) return inLayoutOf(rt, out, meta);
-  const x = contiguousOf(self);
-  const [p, d, h, w] = volumeOf(self, spatial);
-  const [, od, oh, ow] = volumeOf(out, spatial);
-  const prm = new Uint32Array([p, d, h, w, od, oh, ow, out.storageOffset, x.storageOffset]);
-  launchPool(rt, `adaptive_avg_pool:fwd:${E}`, () => FORWARD(E), [out, x], prm, out.numel());
-  return inLayoutOf(rt, out, meta);
+  return floatPool(rt, spatial, 'output', `adaptive_avg_pool:fwd:${E}`, () => FORWARD(E), meta, self, []);
 }
 
 /** `_adaptive_avg_pool{2,3}d_backward(grad_output, self)`. */
@@ -101,14 +93,7 @@ function adaptiveAvgPoolBackward(rt: WebGPURuntime, spatial: 2 | 3, grad: Tensor
   const name = `_adaptive_avg_pool${spatial}d_backward`;
   const meta = torch.ops.aten[name]!.default!(metaTwin(grad), metaTwin(self)) as Tensor;
   const E = floatElem(rt, `aten::${name}`, grad, self);
-  const gi = empty_generic(self.sizes, rt, self.scalarType);
-  if (gi.numel() === 0) return inLayoutOf(rt, gi, meta);
-  const g = contiguousOf(grad);
-  const [p, d, h, w] = volumeOf(self, spatial);
-  const [, od, oh, ow] = volumeOf(grad, spatial);
-  const prm = new Uint32Array([p, d, h, w, od, oh, ow, gi.storageOffset, g.storageOffset]);
-  launchPool(rt, `adaptive_avg_pool:bwd:${E}`, () => BACKWARD(E), [gi, g], prm, gi.numel());
-  return inLayoutOf(rt, gi, meta);
+  return floatPool(rt, spatial, 'input', `adaptive_avg_pool:bwd:${E}`, () => BACKWARD(E), meta, grad, []);
 }
 
 /** `_adaptive_avg_pool2d(self, output_size)` over 3-d or 4-d input. */

@@ -2,11 +2,10 @@
 // window (forward), and a thread per input element gathering the gradients of the windows that hold it
 // (backward: no atomics, the CPU kernel's order of additions). The counterpart of aten/src/ATen/native/
 // AveragePool2d.cpp / AveragePool3d.cpp with cpu/AvgPoolKernel.cpp, and of native/mps/operations/Pooling.mm.
-import { empty_generic, torch, type Tensor } from 'aten-ts';
+import { torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { floatElem, inLayoutOf, metaTwin, type FloatElem } from './Convolution.js';
-import { contiguousOf } from './Loops.js';
-import { launchPool, paramDefs, poolParams, poolShader, tripleOf, volumeOf } from './PoolingShader.js';
+import { floatElem, metaTwin, type FloatElem } from './Convolution.js';
+import { floatPool, paramDefs, poolParams, poolShader, tripleOf } from './PoolingShader.js';
 
 const NAMES = poolParams(['KD', 'KH', 'KW', 'SD', 'SH', 'SW', 'PD', 'PH', 'PW', 'CIP', 'DIV', 'O0', 'O1']);
 
@@ -91,33 +90,12 @@ const BACKWARD = (E: FloatElem): string =>
     ],
   });
 
-function params(
-  spatial: 2 | 3,
-  input: Tensor,
-  output: Tensor,
-  kernel: number[],
-  stride: number[],
-  padding: number[],
-  countIncludePad: boolean,
-  divisorOverride: number | null,
-  offsets: number[],
-): Uint32Array {
+/** The kernel's own parameter words: kernel, stride (the kernel's when empty), padding, count_include_pad, divisor_override. */
+function own(spatial: 2 | 3, [kernel, stride, padding, , countIncludePad, divisorOverride]: AvgArgs): number[] {
   const k = tripleOf(kernel, spatial, 1);
   const s = stride.length === 0 ? k : tripleOf(stride, spatial, 1);
-  const p = tripleOf(padding, spatial, 0);
   // divisor_override is a positive int here (0 is refused by the meta kernel); a negative one is kept as i32 bits.
-  const div = (divisorOverride ?? 0) | 0;
-  const words = [
-    ...volumeOf(input, spatial),
-    ...volumeOf(output, spatial).slice(1),
-    ...k,
-    ...s,
-    ...p,
-    countIncludePad ? 1 : 0,
-    div,
-    ...offsets,
-  ];
-  return new Uint32Array(words.map((v) => v >>> 0));
+  return [...k, ...s, ...tripleOf(padding, spatial, 0), countIncludePad ? 1 : 0, (divisorOverride ?? 0) | 0];
 }
 
 type AvgArgs = [
@@ -135,13 +113,7 @@ function avgPool(rt: WebGPURuntime, spatial: 2 | 3, self: Tensor, ...a: AvgArgs)
   // PyTorch's errors and the result's shape and layout: the meta kernel's.
   const meta = torch.ops.aten[name]!.default!(metaTwin(self), ...a) as Tensor;
   const E = floatElem(rt, `aten::${name}`, self);
-  const out = empty_generic(meta.sizes, rt, self.scalarType);
-  if (out.numel() === 0) return inLayoutOf(rt, out, meta);
-  const x = contiguousOf(self);
-  const [kernel, stride, padding, , cip, div] = a;
-  const prm = params(spatial, self, out, kernel, stride, padding, cip, div, [out.storageOffset, x.storageOffset]);
-  launchPool(rt, `avg_pool:fwd:${E}`, () => FORWARD(E), [out, x], prm, out.numel());
-  return inLayoutOf(rt, out, meta);
+  return floatPool(rt, spatial, 'output', `avg_pool:fwd:${E}`, () => FORWARD(E), meta, self, own(spatial, a));
 }
 
 /** `avg_pool{2,3}d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)`. */
@@ -149,13 +121,7 @@ function avgPoolBackward(rt: WebGPURuntime, spatial: 2 | 3, grad: Tensor, self: 
   const name = `avg_pool${spatial}d_backward`;
   const meta = torch.ops.aten[name]!.default!(metaTwin(grad), metaTwin(self), ...a) as Tensor;
   const E = floatElem(rt, `aten::${name}`, grad, self);
-  const gi = empty_generic(self.sizes, rt, self.scalarType);
-  if (gi.numel() === 0) return inLayoutOf(rt, gi, meta);
-  const g = contiguousOf(grad);
-  const [kernel, stride, padding, , cip, div] = a;
-  const prm = params(spatial, self, grad, kernel, stride, padding, cip, div, [gi.storageOffset, g.storageOffset]);
-  launchPool(rt, `avg_pool:bwd:${E}`, () => BACKWARD(E), [gi, g], prm, gi.numel());
-  return inLayoutOf(rt, gi, meta);
+  return floatPool(rt, spatial, 'input', `avg_pool:bwd:${E}`, () => BACKWARD(E), meta, grad, own(spatial, a));
 }
 
 /** `avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)` over 3-d or 4-d input. */

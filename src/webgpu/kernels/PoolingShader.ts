@@ -3,9 +3,10 @@
 // decomposition of the thread's element into (plane, depth, row, column). The counterpart of the shared loops of
 // aten/src/ATen/native/Pool.h and cpu/*PoolKernel.cpp (which PyTorch writes per kernel) and of
 // native/mps/operations/Pooling.mm's shared pooling graph.
-import { INT64_WGSL, bindings, launch } from './Loops.js';
+import { empty_generic, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import type { Tensor } from 'aten-ts';
+import { inLayoutOf } from './Convolution.js';
+import { INT64_WGSL, bindings, contiguousOf, launch } from './Loops.js';
 
 // Note [One pooling skeleton for 2-d and 3-d]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -96,4 +97,28 @@ export function volumeOf(t: Tensor, spatial: 2 | 3): [number, number, number, nu
 export function tripleOf(v: readonly number[], spatial: 2 | 3, depth: number): [number, number, number] {
   const all = v.length === 1 ? Array<number>(spatial).fill(v[0]!) : [...v];
   return (spatial === 3 ? all : [depth, ...all]) as [number, number, number];
+}
+
+/**
+ * Runs a floating pooling kernel with one operand (average pooling, adaptive average pooling; forward or
+ * backward): its result shaped and laid out as `meta` (the meta kernel's), its parameter words the volume's
+ * seven (input, then output), the kernel's `own`, then the storage offsets of result and operand.
+ */
+export function floatPool(
+  rt: WebGPURuntime,
+  spatial: 2 | 3,
+  over: 'output' | 'input',
+  key: string,
+  source: () => string,
+  meta: Tensor,
+  operand: Tensor,
+  own: readonly number[],
+): Tensor {
+  const out = empty_generic(meta.sizes, rt, meta.scalarType);
+  if (out.numel() === 0) return inLayoutOf(rt, out, meta);
+  const x = contiguousOf(operand);
+  const [input, output] = over === 'output' ? [x, out] : [out, x];
+  const words = [...volumeOf(input, spatial), ...volumeOf(output, spatial).slice(1), ...own, out.storageOffset, x.storageOffset];
+  launchPool(rt, key, source, [out, x], new Uint32Array(words.map((v) => v >>> 0)), out.numel());
+  return inLayoutOf(rt, out, meta);
 }
