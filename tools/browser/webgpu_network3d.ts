@@ -6,7 +6,7 @@
 // types and no value imports (the page hands in the namespace).
 
 import { assert } from './util.js';
-import type { NetworkHelpers } from './webgpu_network.js';
+import { gradientComparer, type NetworkHelpers } from './webgpu_network.js';
 
 type Aten = typeof import('../../src/index.js');
 type Tensor = import('../../src/index.js').Tensor;
@@ -15,31 +15,7 @@ export async function runNetwork3dChecks(aten: Aten, { check, input, against }: 
   const { torch, nn } = aten;
   const F = nn.functional;
 
-  /** `fn` on CPU leaves and on their webgpu copies, backward of `sum(out * c)`: the worst relative difference of the output and every gradient. */
-  const withGrads = async (fn: (...xs: Tensor[]) => Tensor, xs: Tensor[], tol: number): Promise<number> => {
-    const run = (device: string): [Tensor, (Tensor | null)[]] => {
-      const leaves = xs.map((x) => x.to(device).detach().requires_grad_(true));
-      const out = fn(...leaves);
-      out
-        .mul(input([...out.sizes], 99).to(device))
-        .sum()
-        .backward();
-      return [out.detach(), leaves.map((l) => l.grad)];
-    };
-    const [cpuOut, cpuGrads] = run('cpu');
-    const [devOut, devGrads] = run('webgpu');
-    let worst = await against(devOut, cpuOut, tol);
-    for (let i = 0; i < xs.length; i++) {
-      const [g, want] = [devGrads[i], cpuGrads[i]];
-      assert(want !== null && want !== undefined && g !== null && g !== undefined, `input ${i}: a gradient is missing`);
-      try {
-        worst = Math.max(worst, await against(g, want, tol));
-      } catch (e) {
-        throw new Error(`gradient of input ${i}: ${(e as Error).message}`);
-      }
-    }
-    return worst;
-  };
+  const withGrads = gradientComparer({ input, against });
   const cases = async (list: [string, () => Promise<number>][]): Promise<string> => {
     const parts: string[] = [];
     for (const [name, body] of list) {
@@ -140,6 +116,26 @@ export async function runNetwork3dChecks(aten: Aten, { check, input, against }: 
       ['unbatched to 2x2x2', () => withGrads((t) => F.adaptive_avg_pool3d(t, 2), [input([3, 5, 4, 6], 342)], 1e-6)],
     ]),
   );
+
+  await check('float16 3d kernels through the float32 ones: the float32 result rounded once', async () => {
+    // The device computes float16 in its float32 kernels (or f16 shaders with shader-f16) and rounds once; the
+    // reference is the CPU's float32 result rounded to float16 (PyTorch's CPU float16 kernels may round inside).
+    const [x, w] = [input([2, 3, 5, 6, 4], 360), input([4, 3, 3, 3, 3], 361)];
+    const list: [string, (t: Tensor) => Tensor, number][] = [
+      ['conv3d', (t) => F.conv3d(t, w.to(t.device).to(t.dtype), { padding: 1 }), 2e-3],
+      ['conv_transpose3d', (t) => F.conv_transpose3d(t, w.transpose(0, 1).to(t.device).to(t.dtype), { stride: 2 }), 2e-3],
+      ['max_pool3d', (t) => F.max_pool3d(t, 2), 0],
+      ['avg_pool3d', (t) => F.avg_pool3d(t, 3, { stride: 2, padding: 1, ceil_mode: true }), 2e-3],
+      ['adaptive_avg_pool3d', (t) => F.adaptive_avg_pool3d(t, [3, 4, 3]), 2e-3],
+    ];
+    const parts: string[] = [];
+    for (const [name, fn, tol] of list) {
+      const got = fn(x.to('webgpu').half());
+      assert(String(got.dtype) === 'torch.float16', `${name}: dtype ${String(got.dtype)}`);
+      parts.push(`${name} ${(await against(got.float(), fn(x.half().float()).half().float(), tol)).toExponential(1)}`);
+    }
+    return `max relative differences: ${parts.join(', ')}`;
+  });
 
   class Net3d extends nn.Module {
     declare conv1: InstanceType<typeof nn.Conv3d>;
