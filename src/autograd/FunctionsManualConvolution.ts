@@ -1,13 +1,12 @@
 // The derivative helpers of the convolutions (Convolution.cpp, ConvolutionMM2d.ts): the bias gradient and the
 // input / weight gradients through `_conv2d_backward_input` / `_conv2d_backward_weight` (transposed and 1-d
-// convolutions included; 3-d ones through the depth-unfolded 2-d kernels), and conv2d as the derivative of both with respect to the output gradient; the
+// convolutions included; 3-d ones through `_conv3d_backward_input` / `_conv3d_backward_weight`), and conv2d as the derivative of both with respect to the output gradient; the
 // convolution_backward formulas of torch/csrc/autograd/FunctionsManual.cpp and derivatives.yaml. Re-exported by
 // FunctionsManual.ts, where the generated autograd code imports every helper from.
 
 import { aten } from '../generated/Operators.js';
 import * as at from '../generated/TensorBody.js';
 import type { Tensor } from '../tensor/Tensor.js';
-import { conv3dBackwardInput, conv3dBackwardWeight, type Conv3dParams } from '../kernels/ConvolutionMM3d.js';
 
 /** convolution's bias gradient: the gradient summed over batch and space (every dim but the channels). */
 export function conv2dBiasBackward(grad: Tensor): Tensor {
@@ -112,9 +111,9 @@ export function conv2dForward(
 }
 
 /**
- * A 3-d convolution's input gradient (`convolution_backward` for a 5-d weight): the transposed convolution
- * of the gradient for a transposed one, else the 2-d input gradient of the depth-unfolded input (See Note
- * [3-d convolution as a 2-d one]). Built from differentiable operators, so double backward works.
+ * A 3-d convolution's input gradient (`convolution_backward` for a 5-d weight): the convolution of the gradient
+ * for a transposed one, else `_conv3d_backward_input` (its CPU kernel: Note [3-d convolution as a 2-d one]; a
+ * device registers its own). Both are differentiable operators, so double backward works.
  */
 export function convolution3dBackwardInput(
   grad: Tensor,
@@ -126,16 +125,16 @@ export function convolution3dBackwardInput(
   transposed: boolean,
   groups: number,
 ): Tensor {
-  const p = conv3dParams(stride, padding, dilation, groups);
+  const [s, p, d] = [three(stride), three(padding), three(dilation)];
   if (transposed) {
-    let r = aten().convolution.call(grad, weight, null, p.stride, p.padding, p.dilation, false, [0], groups);
-    for (let d = 2; d < 5; d++) if (r.sizes[d] !== input.sizes[d]) r = at.narrow(r, d, 0, input.sizes[d] as number);
+    let r = aten().convolution.call(grad, weight, null, s, p, d, false, [0], groups);
+    for (let i = 2; i < 5; i++) if (r.sizes[i] !== input.sizes[i]) r = at.narrow(r, i, 0, input.sizes[i] as number);
     return r;
   }
-  return conv3dBackwardInput(grad, input, weight, p);
+  return aten()._conv3d_backward_input.call(grad, input, weight, s, p, d, groups);
 }
 
-/** A 3-d convolution's weight gradient: input and output gradient swapped when transposed. */
+/** A 3-d convolution's weight gradient: `_conv3d_backward_weight`, input and output gradient swapped when transposed. */
 export function convolution3dBackwardWeight(
   grad: Tensor,
   input: Tensor,
@@ -146,11 +145,50 @@ export function convolution3dBackwardWeight(
   transposed: boolean,
   groups: number,
 ): Tensor {
-  const p = conv3dParams(stride, padding, dilation, groups);
-  return transposed ? conv3dBackwardWeight(input, grad, weight, p) : conv3dBackwardWeight(grad, input, weight, p);
+  const [s, p, d] = [three(stride), three(padding), three(dilation)];
+  if (transposed) return aten()._conv3d_backward_weight.call(input, grad, weight, s, p, d, groups);
+  return aten()._conv3d_backward_weight.call(grad, input, weight, s, p, d, groups);
 }
 
-function conv3dParams(stride: number[], padding: number[], dilation: number[], groups: number): Conv3dParams {
-  const three = (v: number[]) => (v.length === 1 ? [v[0], v[0], v[0]] : v) as number[];
-  return { stride: three(stride), padding: three(padding), dilation: three(dilation), outputPadding: [0, 0, 0], groups };
+/** conv3d without bias (the derivative of `_conv3d_backward_*` with respect to the output gradient). */
+export function conv3dForwardOf(
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+): Tensor {
+  return aten().convolution.call(input, weight, null, stride, padding, dilation, false, [0, 0, 0], groups);
+}
+
+/** `_conv3d_backward_input` (the derivative of `_conv3d_backward_weight` with respect to its input). */
+export function conv3dBackwardInputOf(
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+): Tensor {
+  return aten()._conv3d_backward_input.call(grad, input, weight, stride, padding, dilation, groups);
+}
+
+/** `_conv3d_backward_weight` (the derivative of `_conv3d_backward_input` with respect to its weight). */
+export function conv3dBackwardWeightOf(
+  grad: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[],
+  padding: number[],
+  dilation: number[],
+  groups: number,
+): Tensor {
+  return aten()._conv3d_backward_weight.call(grad, input, weight, stride, padding, dilation, groups);
+}
+
+/** One int or three. */
+function three(v: number[]): number[] {
+  return v.length === 1 ? [v[0]!, v[0]!, v[0]!] : v;
 }

@@ -746,6 +746,10 @@ export interface AtenOps {
   _conv2d_backward_input: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `_conv2d_backward_weight(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor` */
   _conv2d_backward_weight: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
+  /** `_conv3d_backward_input(Tensor grad_output, Tensor input, Tensor weight, SymInt[3] stride, SymInt[3] padding, SymInt[3] dilation, SymInt groups) -> Tensor` */
+  _conv3d_backward_input: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
+  /** `_conv3d_backward_weight(Tensor grad_output, Tensor input, Tensor weight, SymInt[3] stride, SymInt[3] padding, SymInt[3] dilation, SymInt groups) -> Tensor` */
+  _conv3d_backward_weight: OperatorHandle<(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor` */
   conv1d: OperatorHandle<(input: Tensor, weight: Tensor, bias: Opt<Tensor>, stride: number[], padding: number[], dilation: number[], groups: number) => Tensor>;
   /** `conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor` */
@@ -2994,6 +2998,8 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     convolution: find('aten::convolution', ''),
     _conv2d_backward_input: find('aten::_conv2d_backward_input', ''),
     _conv2d_backward_weight: find('aten::_conv2d_backward_weight', ''),
+    _conv3d_backward_input: find('aten::_conv3d_backward_input', ''),
+    _conv3d_backward_weight: find('aten::_conv3d_backward_weight', ''),
     conv1d: find('aten::conv1d', ''),
     conv1d_padding: find('aten::conv1d', 'padding'),
     conv2d_padding: find('aten::conv2d', 'padding'),

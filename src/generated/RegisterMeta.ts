@@ -29,6 +29,7 @@ import * as Col2Im from '../kernels/Col2Im.js';
 import * as ComplexHelper from '../kernels/ComplexHelper.js';
 import * as ComplexKernel from '../kernels/ComplexKernel.js';
 import * as Convolution from '../kernels/Convolution.js';
+import * as ConvolutionMM3d from '../kernels/ConvolutionMM3d.js';
 import * as Copy from '../kernels/Copy.js';
 import * as DilatedMaxPool3d from '../kernels/DilatedMaxPool3d.js';
 import * as Distance from '../kernels/Distance.js';
@@ -3386,6 +3387,8 @@ export const Meta: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   convolution: Convolution.convolution,
   _conv2d_backward_input: Convolution.conv2dBackwardInput,
   _conv2d_backward_weight: Convolution.conv2dBackwardWeight,
+  _conv3d_backward_input: ConvolutionMM3d.conv3dBackwardInputKernel,
+  _conv3d_backward_weight: ConvolutionMM3d.conv3dBackwardWeightKernel,
   max_pool2d_with_indices: Pooling.maxPool2dWithIndices,
   max_pool2d_with_indices_backward: Pooling.maxPool2dWithIndicesBackward,
   avg_pool2d: Pooling.avgPool2d,

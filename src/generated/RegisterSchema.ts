@@ -370,6 +370,8 @@ export const SCHEMAS: Readonly<Record<keyof AtenOps, string>> = {
   convolution: 'convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor',
   _conv2d_backward_input: '_conv2d_backward_input(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor',
   _conv2d_backward_weight: '_conv2d_backward_weight(Tensor grad_output, Tensor input, Tensor weight, SymInt[2] stride, SymInt[2] padding, SymInt[2] dilation, SymInt groups) -> Tensor',
+  _conv3d_backward_input: '_conv3d_backward_input(Tensor grad_output, Tensor input, Tensor weight, SymInt[3] stride, SymInt[3] padding, SymInt[3] dilation, SymInt groups) -> Tensor',
+  _conv3d_backward_weight: '_conv3d_backward_weight(Tensor grad_output, Tensor input, Tensor weight, SymInt[3] stride, SymInt[3] padding, SymInt[3] dilation, SymInt groups) -> Tensor',
   conv1d: 'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, SymInt[1] dilation=1, SymInt groups=1) -> Tensor',
   conv1d_padding: 'conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", SymInt[1] dilation=1, SymInt groups=1) -> Tensor',
   conv2d_padding: 'conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", SymInt[2] dilation=1, SymInt groups=1) -> Tensor',

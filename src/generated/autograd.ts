@@ -12,7 +12,7 @@ import type { Tensor } from '../tensor/Tensor.js';
 import type { AtenOps } from './Operators.js';
 import { ErrorNode, Node, SavedVariable, savedOpt } from '../autograd/function.js';
 import { anyRequiresGrad, anyRequiresGradList, belowAutograd, checkInplace, gradientEdge, markView, rebaseHistory, setHistory, setHistoryList, setInplaceViewHistory } from '../autograd/variable.js';
-import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, angleBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, gridSamplerBackwardOf, groupNormBackward, handleRToC, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLstsqBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polarBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sgnBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
+import { acoshBackward, activationBackward, adaptiveAvgPool2dBackward, adaptiveAvgPool2dForward, adaptiveAvgPool3dBackward, adaptiveAvgPool3dForward, adaptiveMaxPool2dBackward, addbmmBatch1Backward, addbmmBatch2Backward, amaxAminBackward, aminmaxBackward, angleBackward, asStridedBackward, asStridedScatterBackward, asinhBackward, atanhBackward, avgPool2dBackward, avgPool2dForward, batchNormBackward, bceWithLogitsBackward, bceWithLogitsTargetBackward, binaryCrossEntropyBackward, binaryCrossEntropyTargetBackward, blockDiagBackward, catTensorsBackward, choleskyBackward, choleskyInverseBackward, choleskySolveBackward, clampBackward, clampMaxBackward, clampMinBackward, constantPadNdBackward, conv2dBackwardInput, conv2dBackwardWeight, conv2dBiasBackward, conv2dForward, conv3dBackwardInputOf, conv3dBackwardWeightOf, conv3dForwardOf, convolutionBackwardInput, convolutionBackwardWeight, copysignTensorSelfBackward, cummaxminBackward, cumprodBackward, cumsumBackward, deg2radBackward, diagEmbedBackward, diagonalBackward, divTensorOtherBackward, divTensorSelfBackward, eluBackward, embeddingBackward, entrBackward, erfcBackward, erfcxBackward, erfinvBackward, euclideanDistBackward, evenlyDistributeBackward, fftC2rBackward, fftR2cBackward, flashAttentionForCpuBackward, fmaxBackward, fminBackward, frexpBackward, gatherBackward, geluBackward, gluBackward, gridSamplerBackwardOf, groupNormBackward, handleRToC, householderProductBackward, huberLossBackward, hypotBackward, i0Backward, i0eBackward, i1Backward, i1eBackward, igammaOtherBackward, indexBackward, indexPutValuesBackward, indexReduceBackward, indexSelectBackward, indexSourceBackward, ldexpOtherBackward, ldexpSelfBackward, lgammaBackward, linalgCrossBackward, linalgDetBackward, linalgEighBackward, linalgInvExBackward, linalgLstsqBackward, linalgLuBackward, linalgLuSolveLU, linalgMatrixExpDifferential, linalgQrBackward, linalgSolveBackward, linalgSolveTriangularBackward, linalgSvdBackward, log10Backward, logNdtrBackward, logSigmoidBackward, logSoftmaxBackward, logSoftmaxGradOutputBackward, logSoftmaxOutputBackward, logaddexp2Backward, logaddexpBackward, logcumsumexpBackward, logitBackward, logsumexpBackward, luFactorExBackward, luUnpackBackward, maskedScatterBackward, maskedSelectBackward, maxMinBackward, maxPool2dWithIndicesBackward, maxPoolDoubleBackward, maybeMultiply, meanBackward, mmMat1Backward, mmMat2Backward, mseLossBackward, mvlgammaBackward, nansumBackward, nativeDropoutDoubleBackward, nativeLayerNormBackwardOf, ndtriBackward, nextafterBackward, nllLoss2dBackward, nllLossBackward, nllLossOf, normBackward, notImplemented, ormqrBackward, padBackwardOp, padForwardOp, permuteBackward, pinvBackward, polarBackward, polygammaBackward, powBackward, powBackwardExponent, powBackwardSelf, preluKernelBackward, prodBackward, rad2degBackward, reluBackward, renormBackward, repeatBackward, rollBackward, rot90Backward, scatterReduceBackward, selectBackward, sgnBackward, sigmoidBackward, siluBackward, sincBackward, sliceBackward, slogdetBackward, smoothL1LossBackward, softMarginLossBackward, softmaxBackward, softmaxDoubleBackward, splitBackward, splitSizes, splitWithSizesSizes, stackBackward, stdBackward, stdMeanBackward, sumBackward, sumTo, tanhBackward, toCopyBackward, torchWhere, traceBackward, triangularSolveBackward, unbindBackward, upsampleBackwardOp, upsampleForwardOp, valueSelectingReductionBackward, varBackward, varMeanBackward, xlog1pyOtherBackward, xlog1pyOtherScalarBackward, xlog1pySelfBackward, xlogyOtherBackward, xlogyScalarOtherBackward, xlogySelfBackward, zerosLike, zetaOtherBackward } from '../autograd/FunctionsManual.js';
 import * as at from './TensorBody.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 
@@ -3205,7 +3205,75 @@ export class Conv2DBackwardWeightBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices` (derivatives.yaml:481). */
+/** Backward of `_conv3d_backward_input` (derivatives.yaml:481). */
+export class Conv3DBackwardInputBackward0 extends Node {
+  weight_: SavedVariable = NONE;
+  stride_!: Parameters<AtenOps['_conv3d_backward_input']['call']>[3];
+  padding_!: Parameters<AtenOps['_conv3d_backward_input']['call']>[4];
+  dilation_!: Parameters<AtenOps['_conv3d_backward_input']['call']>[5];
+  groups_!: Parameters<AtenOps['_conv3d_backward_input']['call']>[6];
+  grad_output_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Conv3DBackwardInputBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const weight = this.weight_.unpack(this);
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const dilation = this.dilation_;
+    const groups = this.groups_;
+    const grad_output = (this.grad_output_.defined() ? this.grad_output_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = conv3dForwardOf(grad, weight, stride, padding, dilation, groups);
+    if (this.shouldComputeOutput(1)) out[1] = conv3dBackwardWeightOf(grad_output, grad, weight, stride, padding, dilation, groups);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.weight_.reset();
+    this.grad_output_.reset();
+  }
+}
+
+/** Backward of `_conv3d_backward_weight` (derivatives.yaml:485). */
+export class Conv3DBackwardWeightBackward0 extends Node {
+  input_: SavedVariable = NONE;
+  stride_!: Parameters<AtenOps['_conv3d_backward_weight']['call']>[3];
+  padding_!: Parameters<AtenOps['_conv3d_backward_weight']['call']>[4];
+  dilation_!: Parameters<AtenOps['_conv3d_backward_weight']['call']>[5];
+  groups_!: Parameters<AtenOps['_conv3d_backward_weight']['call']>[6];
+  grad_output_: SavedVariable = NONE;
+
+  name(): string {
+    return 'Conv3DBackwardWeightBackward0';
+  }
+
+  apply(grads: (Tensor | null)[]): (Tensor | null)[] {
+    const out = new Array<Tensor | null>(this.nextEdges.length).fill(null);
+    const grad = grads[0] ?? null;
+    if (grad === null) return out;
+    const input = this.input_.unpack(this);
+    const stride = this.stride_;
+    const padding = this.padding_;
+    const dilation = this.dilation_;
+    const groups = this.groups_;
+    const grad_output = (this.grad_output_.defined() ? this.grad_output_.unpack(this) : null) as Tensor;
+    if (this.shouldComputeOutput(0)) out[0] = conv3dForwardOf(input, grad, stride, padding, dilation, groups);
+    if (this.shouldComputeOutput(1)) out[1] = conv3dBackwardInputOf(grad_output, input, grad, stride, padding, dilation, groups);
+    return out;
+  }
+
+  override releaseVariables(): void {
+    this.input_.reset();
+    this.grad_output_.reset();
+  }
+}
+
+/** Backward of `max_pool2d_with_indices` (derivatives.yaml:489). */
 export class MaxPool2DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool2d_with_indices']['call']>[1];
@@ -3240,7 +3308,7 @@ export class MaxPool2DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:485). */
+/** Backward of `max_pool2d_with_indices_backward` (derivatives.yaml:493). */
 export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -3266,7 +3334,7 @@ export class MaxPool2DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d` (derivatives.yaml:489). */
+/** Backward of `avg_pool2d` (derivatives.yaml:497). */
 export class AvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool2d']['call']>[1];
@@ -3300,7 +3368,7 @@ export class AvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool2d_backward` (derivatives.yaml:492). */
+/** Backward of `avg_pool2d_backward` (derivatives.yaml:500). */
 export class AvgPool2DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool2d_backward']['call']>[3];
@@ -3335,7 +3403,7 @@ export class AvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `cat` (derivatives.yaml:496). */
+/** Backward of `cat` (derivatives.yaml:504). */
 export class CatBackward0 extends Node {
   dim_!: Parameters<AtenOps['cat']['call']>[1];
   tensors_sizes!: number[][];
@@ -3361,7 +3429,7 @@ export class CatBackward0 extends Node {
   }
 }
 
-/** Backward of `stack` (derivatives.yaml:499). */
+/** Backward of `stack` (derivatives.yaml:507). */
 export class StackBackward0 extends Node {
   dim_!: Parameters<AtenOps['stack']['call']>[1];
   tensors_count = 0;
@@ -3386,7 +3454,7 @@ export class StackBackward0 extends Node {
   }
 }
 
-/** Backward of `split.Tensor` (derivatives.yaml:502). */
+/** Backward of `split.Tensor` (derivatives.yaml:510). */
 export class SplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['split_Tensor']['call']>[1];
@@ -3407,7 +3475,7 @@ export class SplitBackward0 extends Node {
   }
 }
 
-/** Backward of `split_with_sizes` (derivatives.yaml:505). */
+/** Backward of `split_with_sizes` (derivatives.yaml:513). */
 export class SplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes']['call']>[1];
@@ -3428,7 +3496,7 @@ export class SplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `unbind.int` (derivatives.yaml:508). */
+/** Backward of `unbind.int` (derivatives.yaml:516). */
 export class UnbindBackward0 extends Node {
   dim_!: Parameters<AtenOps['unbind_int']['call']>[1];
   self_sizes!: number[];
@@ -3447,7 +3515,7 @@ export class UnbindBackward0 extends Node {
   }
 }
 
-/** Backward of `flip` (derivatives.yaml:511). */
+/** Backward of `flip` (derivatives.yaml:519). */
 export class FlipBackward0 extends Node {
   dims_!: Parameters<AtenOps['flip']['call']>[1];
 
@@ -3465,7 +3533,7 @@ export class FlipBackward0 extends Node {
   }
 }
 
-/** Backward of `roll` (derivatives.yaml:514). */
+/** Backward of `roll` (derivatives.yaml:522). */
 export class RollBackward0 extends Node {
   shifts_!: Parameters<AtenOps['roll']['call']>[1];
   dims_!: Parameters<AtenOps['roll']['call']>[2];
@@ -3485,7 +3553,7 @@ export class RollBackward0 extends Node {
   }
 }
 
-/** Backward of `repeat` (derivatives.yaml:517). */
+/** Backward of `repeat` (derivatives.yaml:525). */
 export class RepeatBackward0 extends Node {
   repeats_!: Parameters<AtenOps['repeat']['call']>[1];
   self_sizes!: number[];
@@ -3505,7 +3573,7 @@ export class RepeatBackward0 extends Node {
   }
 }
 
-/** Backward of `index_select` (derivatives.yaml:520). */
+/** Backward of `index_select` (derivatives.yaml:528). */
 export class IndexSelectBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_select']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3531,7 +3599,7 @@ export class IndexSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `index.Tensor` (derivatives.yaml:523). */
+/** Backward of `index.Tensor` (derivatives.yaml:531). */
 export class IndexBackward0 extends Node {
   indices_: SavedVariable[] = [];
   self_sizes!: number[];
@@ -3555,7 +3623,7 @@ export class IndexBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put_` (derivatives.yaml:526). */
+/** Backward of `index_put_` (derivatives.yaml:534). */
 export class IndexPutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['index_put_']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3583,7 +3651,7 @@ export class IndexPutBackward0 extends Node {
   }
 }
 
-/** Backward of `index_put` (derivatives.yaml:530). */
+/** Backward of `index_put` (derivatives.yaml:538). */
 export class IndexPutBackward0Functional extends Node {
   accumulate_!: Parameters<AtenOps['index_put']['call']>[3];
   indices_: SavedVariable[] = [];
@@ -3611,7 +3679,7 @@ export class IndexPutBackward0Functional extends Node {
   }
 }
 
-/** Backward of `_unsafe_masked_index` (derivatives.yaml:534). */
+/** Backward of `_unsafe_masked_index` (derivatives.yaml:542). */
 export class UnsafeMaskedIndexBackward0 extends Node {
   mask_: SavedVariable = NONE;
   indices_: SavedVariable[] = [];
@@ -3638,7 +3706,7 @@ export class UnsafeMaskedIndexBackward0 extends Node {
   }
 }
 
-/** Backward of `_unsafe_masked_index_put_accumulate` (derivatives.yaml:538). */
+/** Backward of `_unsafe_masked_index_put_accumulate` (derivatives.yaml:546). */
 export class UnsafeMaskedIndexPutAccumulateBackward0 extends Node {
   mask_: SavedVariable = NONE;
   indices_: SavedVariable[] = [];
@@ -3664,7 +3732,7 @@ export class UnsafeMaskedIndexPutAccumulateBackward0 extends Node {
   }
 }
 
-/** Backward of `gather` (derivatives.yaml:543). */
+/** Backward of `gather` (derivatives.yaml:551). */
 export class GatherBackward0 extends Node {
   dim_!: Parameters<AtenOps['gather']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3690,7 +3758,7 @@ export class GatherBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.src` (derivatives.yaml:546). */
+/** Backward of `scatter.src` (derivatives.yaml:554). */
 export class ScatterBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_src']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3715,7 +3783,7 @@ export class ScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter.value` (derivatives.yaml:550). */
+/** Backward of `scatter.value` (derivatives.yaml:558). */
 export class ScatterBackward1 extends Node {
   dim_!: Parameters<AtenOps['scatter_value']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3739,7 +3807,7 @@ export class ScatterBackward1 extends Node {
   }
 }
 
-/** Backward of `scatter_add` (derivatives.yaml:553). */
+/** Backward of `scatter_add` (derivatives.yaml:561). */
 export class ScatterAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['scatter_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -3764,7 +3832,7 @@ export class ScatterAddBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Scalar` (derivatives.yaml:557). */
+/** Backward of `masked_fill.Scalar` (derivatives.yaml:565). */
 export class MaskedFillBackward0 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3786,7 +3854,7 @@ export class MaskedFillBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_fill.Tensor` (derivatives.yaml:560). */
+/** Backward of `masked_fill.Tensor` (derivatives.yaml:568). */
 export class MaskedFillBackward1 extends Node {
   mask_: SavedVariable = NONE;
 
@@ -3809,7 +3877,7 @@ export class MaskedFillBackward1 extends Node {
   }
 }
 
-/** Backward of `masked_select` (derivatives.yaml:564). */
+/** Backward of `masked_select` (derivatives.yaml:572). */
 export class MaskedSelectBackward0 extends Node {
   mask_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -3833,7 +3901,7 @@ export class MaskedSelectBackward0 extends Node {
   }
 }
 
-/** Backward of `tril` (derivatives.yaml:567). */
+/** Backward of `tril` (derivatives.yaml:575). */
 export class TrilBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['tril']['call']>[1];
 
@@ -3851,7 +3919,7 @@ export class TrilBackward0 extends Node {
   }
 }
 
-/** Backward of `triu` (derivatives.yaml:570). */
+/** Backward of `triu` (derivatives.yaml:578). */
 export class TriuBackward0 extends Node {
   diagonal_!: Parameters<AtenOps['triu']['call']>[1];
 
@@ -3869,7 +3937,7 @@ export class TriuBackward0 extends Node {
   }
 }
 
-/** Backward of `sort` (derivatives.yaml:573). */
+/** Backward of `sort` (derivatives.yaml:581). */
 export class SortBackward0 extends Node {
   dim_!: Parameters<AtenOps['sort']['call']>[1];
   self_sizes!: number[];
@@ -3895,7 +3963,7 @@ export class SortBackward0 extends Node {
   }
 }
 
-/** Backward of `topk` (derivatives.yaml:577). */
+/** Backward of `topk` (derivatives.yaml:585). */
 export class TopkBackward0 extends Node {
   dim_!: Parameters<AtenOps['topk']['call']>[2];
   self_sizes!: number[];
@@ -3921,7 +3989,7 @@ export class TopkBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding` (derivatives.yaml:581). */
+/** Backward of `embedding` (derivatives.yaml:589). */
 export class EmbeddingBackward0 extends Node {
   indices_: SavedVariable = NONE;
   padding_idx_!: Parameters<AtenOps['embedding']['call']>[2];
@@ -3947,7 +4015,7 @@ export class EmbeddingBackward0 extends Node {
   }
 }
 
-/** Backward of `native_batch_norm` (derivatives.yaml:586). */
+/** Backward of `native_batch_norm` (derivatives.yaml:594). */
 export class NativeBatchNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -3990,7 +4058,7 @@ export class NativeBatchNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_native_batch_norm_legit` (derivatives.yaml:592). */
+/** Backward of `_native_batch_norm_legit` (derivatives.yaml:600). */
 export class NativeBatchNormLegitBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -4033,7 +4101,7 @@ export class NativeBatchNormLegitBackward0 extends Node {
   }
 }
 
-/** Backward of `_native_batch_norm_legit.no_stats` (derivatives.yaml:598). */
+/** Backward of `_native_batch_norm_legit.no_stats` (derivatives.yaml:606). */
 export class NativeBatchNormLegitBackward1 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -4070,7 +4138,7 @@ export class NativeBatchNormLegitBackward1 extends Node {
   }
 }
 
-/** Backward of `_batch_norm_with_update` (derivatives.yaml:604). */
+/** Backward of `_batch_norm_with_update` (derivatives.yaml:612). */
 export class BatchNormWithUpdateBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -4111,7 +4179,7 @@ export class BatchNormWithUpdateBackward0 extends Node {
   }
 }
 
-/** Backward of `_batch_norm_no_update` (derivatives.yaml:610). */
+/** Backward of `_batch_norm_no_update` (derivatives.yaml:618). */
 export class BatchNormNoUpdateBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -4152,7 +4220,7 @@ export class BatchNormNoUpdateBackward0 extends Node {
   }
 }
 
-/** Backward of `native_dropout_backward` (derivatives.yaml:616). */
+/** Backward of `native_dropout_backward` (derivatives.yaml:624). */
 export class NativeDropoutBackwardBackward0 extends Node {
   grad_output_: SavedVariable = NONE;
   mask_: SavedVariable = NONE;
@@ -4179,7 +4247,7 @@ export class NativeDropoutBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `native_group_norm` (derivatives.yaml:620). */
+/** Backward of `native_group_norm` (derivatives.yaml:628). */
 export class NativeGroupNormBackward0 extends Node {
   input_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -4221,7 +4289,7 @@ export class NativeGroupNormBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:625). */
+/** Backward of `_adaptive_avg_pool2d` (derivatives.yaml:633). */
 export class AdaptiveAvgPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4243,7 +4311,7 @@ export class AdaptiveAvgPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:628). */
+/** Backward of `_adaptive_avg_pool2d_backward` (derivatives.yaml:636). */
 export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -4268,7 +4336,7 @@ export class AdaptiveAvgPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d` (derivatives.yaml:632). */
+/** Backward of `adaptive_max_pool2d` (derivatives.yaml:640). */
 export class AdaptiveMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -4293,7 +4361,7 @@ export class AdaptiveMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:636). */
+/** Backward of `adaptive_max_pool2d_backward` (derivatives.yaml:644). */
 export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4319,7 +4387,7 @@ export class AdaptiveMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d` (derivatives.yaml:640). */
+/** Backward of `adaptive_max_pool3d` (derivatives.yaml:648). */
 export class AdaptiveMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   result1_: SavedVariable = NONE;
@@ -4344,7 +4412,7 @@ export class AdaptiveMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:644). */
+/** Backward of `adaptive_max_pool3d_backward` (derivatives.yaml:652). */
 export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4370,7 +4438,7 @@ export class AdaptiveMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool2d` (derivatives.yaml:648). */
+/** Backward of `fractional_max_pool2d` (derivatives.yaml:656). */
 export class FractionalMaxPool2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['fractional_max_pool2d']['call']>[1];
@@ -4399,7 +4467,7 @@ export class FractionalMaxPool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool2d_backward` (derivatives.yaml:652). */
+/** Backward of `fractional_max_pool2d_backward` (derivatives.yaml:660). */
 export class FractionalMaxPool2DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4425,7 +4493,7 @@ export class FractionalMaxPool2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool3d` (derivatives.yaml:656). */
+/** Backward of `fractional_max_pool3d` (derivatives.yaml:664). */
 export class FractionalMaxPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['fractional_max_pool3d']['call']>[1];
@@ -4454,7 +4522,7 @@ export class FractionalMaxPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `fractional_max_pool3d_backward` (derivatives.yaml:660). */
+/** Backward of `fractional_max_pool3d_backward` (derivatives.yaml:668). */
 export class FractionalMaxPool3DBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4480,7 +4548,7 @@ export class FractionalMaxPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `constant_pad_nd` (derivatives.yaml:664). */
+/** Backward of `constant_pad_nd` (derivatives.yaml:672). */
 export class ConstantPadNdBackward0 extends Node {
   pad_!: Parameters<AtenOps['constant_pad_nd']['call']>[1];
 
@@ -4498,7 +4566,7 @@ export class ConstantPadNdBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d` (derivatives.yaml:667). */
+/** Backward of `reflection_pad1d` (derivatives.yaml:675). */
 export class ReflectionPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad1d']['call']>[1];
@@ -4522,7 +4590,7 @@ export class ReflectionPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad1d_backward` (derivatives.yaml:670). */
+/** Backward of `reflection_pad1d_backward` (derivatives.yaml:678). */
 export class ReflectionPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4547,7 +4615,7 @@ export class ReflectionPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d` (derivatives.yaml:674). */
+/** Backward of `reflection_pad2d` (derivatives.yaml:682). */
 export class ReflectionPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad2d']['call']>[1];
@@ -4571,7 +4639,7 @@ export class ReflectionPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad2d_backward` (derivatives.yaml:677). */
+/** Backward of `reflection_pad2d_backward` (derivatives.yaml:685). */
 export class ReflectionPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4596,7 +4664,7 @@ export class ReflectionPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d` (derivatives.yaml:681). */
+/** Backward of `replication_pad1d` (derivatives.yaml:689). */
 export class ReplicationPad1DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad1d']['call']>[1];
@@ -4620,7 +4688,7 @@ export class ReplicationPad1DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad1d_backward` (derivatives.yaml:684). */
+/** Backward of `replication_pad1d_backward` (derivatives.yaml:692). */
 export class ReplicationPad1DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad1d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4645,7 +4713,7 @@ export class ReplicationPad1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d` (derivatives.yaml:688). */
+/** Backward of `replication_pad2d` (derivatives.yaml:696). */
 export class ReplicationPad2DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad2d']['call']>[1];
@@ -4669,7 +4737,7 @@ export class ReplicationPad2DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad2d_backward` (derivatives.yaml:691). */
+/** Backward of `replication_pad2d_backward` (derivatives.yaml:699). */
 export class ReplicationPad2DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad2d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4694,7 +4762,7 @@ export class ReplicationPad2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices` (derivatives.yaml:695). */
+/** Backward of `max_pool3d_with_indices` (derivatives.yaml:703). */
 export class MaxPool3DWithIndicesBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['max_pool3d_with_indices']['call']>[1];
@@ -4729,7 +4797,7 @@ export class MaxPool3DWithIndicesBackward0 extends Node {
   }
 }
 
-/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:699). */
+/** Backward of `max_pool3d_with_indices_backward` (derivatives.yaml:707). */
 export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   indices_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -4755,7 +4823,7 @@ export class MaxPool3DWithIndicesBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d` (derivatives.yaml:703). */
+/** Backward of `avg_pool3d` (derivatives.yaml:711). */
 export class AvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   kernel_size_!: Parameters<AtenOps['avg_pool3d']['call']>[1];
@@ -4789,7 +4857,7 @@ export class AvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `avg_pool3d_backward` (derivatives.yaml:706). */
+/** Backward of `avg_pool3d_backward` (derivatives.yaml:714). */
 export class AvgPool3DBackwardBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[2];
   stride_!: Parameters<AtenOps['avg_pool3d_backward']['call']>[3];
@@ -4824,7 +4892,7 @@ export class AvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool2d` (derivatives.yaml:710). */
+/** Backward of `max_unpool2d` (derivatives.yaml:718). */
 export class MaxUnpool2DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4846,7 +4914,7 @@ export class MaxUnpool2DBackward0 extends Node {
   }
 }
 
-/** Backward of `max_unpool3d` (derivatives.yaml:714). */
+/** Backward of `max_unpool3d` (derivatives.yaml:722). */
 export class MaxUnpool3DBackward0 extends Node {
   indices_: SavedVariable = NONE;
 
@@ -4868,7 +4936,7 @@ export class MaxUnpool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d` (derivatives.yaml:718). */
+/** Backward of `reflection_pad3d` (derivatives.yaml:726). */
 export class ReflectionPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['reflection_pad3d']['call']>[1];
@@ -4892,7 +4960,7 @@ export class ReflectionPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `reflection_pad3d_backward` (derivatives.yaml:721). */
+/** Backward of `reflection_pad3d_backward` (derivatives.yaml:729). */
 export class ReflectionPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['reflection_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4917,7 +4985,7 @@ export class ReflectionPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d` (derivatives.yaml:725). */
+/** Backward of `replication_pad3d` (derivatives.yaml:733). */
 export class ReplicationPad3DBackward0 extends Node {
   self_: SavedVariable = NONE;
   padding_!: Parameters<AtenOps['replication_pad3d']['call']>[1];
@@ -4941,7 +5009,7 @@ export class ReplicationPad3DBackward0 extends Node {
   }
 }
 
-/** Backward of `replication_pad3d_backward` (derivatives.yaml:728). */
+/** Backward of `replication_pad3d_backward` (derivatives.yaml:736). */
 export class ReplicationPad3DBackwardBackward0 extends Node {
   padding_!: Parameters<AtenOps['replication_pad3d_backward']['call']>[2];
   self_: SavedVariable = NONE;
@@ -4966,7 +5034,7 @@ export class ReplicationPad3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:732). */
+/** Backward of `_adaptive_avg_pool3d` (derivatives.yaml:740). */
 export class AdaptiveAvgPool3DBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -4988,7 +5056,7 @@ export class AdaptiveAvgPool3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:735). */
+/** Backward of `_adaptive_avg_pool3d_backward` (derivatives.yaml:743). */
 export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   grad_output_sizes!: number[];
@@ -5013,7 +5081,7 @@ export class AdaptiveAvgPool3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d` (derivatives.yaml:739). */
+/** Backward of `upsample_nearest1d` (derivatives.yaml:747). */
 export class UpsampleNearest1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d']['call']>[2];
@@ -5035,7 +5103,7 @@ export class UpsampleNearest1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:742). */
+/** Backward of `upsample_nearest1d_backward` (derivatives.yaml:750). */
 export class UpsampleNearest1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['upsample_nearest1d_backward']['call']>[3];
@@ -5055,7 +5123,7 @@ export class UpsampleNearest1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:745). */
+/** Backward of `_upsample_nearest_exact1d` (derivatives.yaml:753). */
 export class UpsampleNearestExact1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d']['call']>[2];
@@ -5077,7 +5145,7 @@ export class UpsampleNearestExact1DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:748). */
+/** Backward of `_upsample_nearest_exact1d_backward` (derivatives.yaml:756). */
 export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[1];
   scales_!: Parameters<AtenOps['_upsample_nearest_exact1d_backward']['call']>[3];
@@ -5097,7 +5165,7 @@ export class UpsampleNearestExact1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d` (derivatives.yaml:751). */
+/** Backward of `upsample_nearest2d` (derivatives.yaml:759). */
 export class UpsampleNearest2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d']['call']>[2];
@@ -5121,7 +5189,7 @@ export class UpsampleNearest2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:754). */
+/** Backward of `upsample_nearest2d_backward` (derivatives.yaml:762). */
 export class UpsampleNearest2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['upsample_nearest2d_backward']['call']>[3];
@@ -5143,7 +5211,7 @@ export class UpsampleNearest2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:757). */
+/** Backward of `_upsample_nearest_exact2d` (derivatives.yaml:765). */
 export class UpsampleNearestExact2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d']['call']>[2];
@@ -5167,7 +5235,7 @@ export class UpsampleNearestExact2DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:760). */
+/** Backward of `_upsample_nearest_exact2d_backward` (derivatives.yaml:768). */
 export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[1];
   scales_h_!: Parameters<AtenOps['_upsample_nearest_exact2d_backward']['call']>[3];
@@ -5189,7 +5257,7 @@ export class UpsampleNearestExact2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d` (derivatives.yaml:763). */
+/** Backward of `upsample_nearest3d` (derivatives.yaml:771). */
 export class UpsampleNearest3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d']['call']>[2];
@@ -5215,7 +5283,7 @@ export class UpsampleNearest3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:766). */
+/** Backward of `upsample_nearest3d_backward` (derivatives.yaml:774). */
 export class UpsampleNearest3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['upsample_nearest3d_backward']['call']>[3];
@@ -5239,7 +5307,7 @@ export class UpsampleNearest3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:769). */
+/** Backward of `_upsample_nearest_exact3d` (derivatives.yaml:777). */
 export class UpsampleNearestExact3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d']['call']>[2];
@@ -5265,7 +5333,7 @@ export class UpsampleNearestExact3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:772). */
+/** Backward of `_upsample_nearest_exact3d_backward` (derivatives.yaml:780). */
 export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[1];
   scales_d_!: Parameters<AtenOps['_upsample_nearest_exact3d_backward']['call']>[3];
@@ -5289,7 +5357,7 @@ export class UpsampleNearestExact3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d` (derivatives.yaml:775). */
+/** Backward of `upsample_linear1d` (derivatives.yaml:783). */
 export class UpsampleLinear1DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d']['call']>[2];
@@ -5313,7 +5381,7 @@ export class UpsampleLinear1DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_linear1d_backward` (derivatives.yaml:778). */
+/** Backward of `upsample_linear1d_backward` (derivatives.yaml:786). */
 export class UpsampleLinear1DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_linear1d_backward']['call']>[3];
@@ -5335,7 +5403,7 @@ export class UpsampleLinear1DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d` (derivatives.yaml:781). */
+/** Backward of `upsample_bilinear2d` (derivatives.yaml:789). */
 export class UpsampleBilinear2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d']['call']>[2];
@@ -5361,7 +5429,7 @@ export class UpsampleBilinear2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:784). */
+/** Backward of `upsample_bilinear2d_backward` (derivatives.yaml:792). */
 export class UpsampleBilinear2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bilinear2d_backward']['call']>[3];
@@ -5385,7 +5453,7 @@ export class UpsampleBilinear2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d` (derivatives.yaml:787). */
+/** Backward of `upsample_trilinear3d` (derivatives.yaml:795). */
 export class UpsampleTrilinear3DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d']['call']>[2];
@@ -5413,7 +5481,7 @@ export class UpsampleTrilinear3DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:790). */
+/** Backward of `upsample_trilinear3d_backward` (derivatives.yaml:798). */
 export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_trilinear3d_backward']['call']>[3];
@@ -5439,7 +5507,7 @@ export class UpsampleTrilinear3DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d` (derivatives.yaml:793). */
+/** Backward of `upsample_bicubic2d` (derivatives.yaml:801). */
 export class UpsampleBicubic2DBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d']['call']>[2];
@@ -5465,7 +5533,7 @@ export class UpsampleBicubic2DBackward0 extends Node {
   }
 }
 
-/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:796). */
+/** Backward of `upsample_bicubic2d_backward` (derivatives.yaml:804). */
 export class UpsampleBicubic2DBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['upsample_bicubic2d_backward']['call']>[3];
@@ -5489,7 +5557,7 @@ export class UpsampleBicubic2DBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:799). */
+/** Backward of `_upsample_bilinear2d_aa` (derivatives.yaml:807). */
 export class UpsampleBilinear2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa']['call']>[2];
@@ -5515,7 +5583,7 @@ export class UpsampleBilinear2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:802). */
+/** Backward of `_upsample_bilinear2d_aa_backward` (derivatives.yaml:810). */
 export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bilinear2d_aa_backward']['call']>[3];
@@ -5539,7 +5607,7 @@ export class UpsampleBilinear2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:805). */
+/** Backward of `_upsample_bicubic2d_aa` (derivatives.yaml:813). */
 export class UpsampleBicubic2DAaBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa']['call']>[2];
@@ -5565,7 +5633,7 @@ export class UpsampleBicubic2DAaBackward0 extends Node {
   }
 }
 
-/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:808). */
+/** Backward of `_upsample_bicubic2d_aa_backward` (derivatives.yaml:816). */
 export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   output_size_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[1];
   align_corners_!: Parameters<AtenOps['_upsample_bicubic2d_aa_backward']['call']>[3];
@@ -5589,7 +5657,7 @@ export class UpsampleBicubic2DAaBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu` (derivatives.yaml:811). */
+/** Backward of `leaky_relu` (derivatives.yaml:819). */
 export class LeakyReluBackward0 extends Node {
   self_: SavedVariable = NONE;
   negative_slope_!: Parameters<AtenOps['leaky_relu']['call']>[1];
@@ -5613,7 +5681,7 @@ export class LeakyReluBackward0 extends Node {
   }
 }
 
-/** Backward of `leaky_relu_` (derivatives.yaml:814). */
+/** Backward of `leaky_relu_` (derivatives.yaml:822). */
 export class LeakyReluBackward1 extends Node {
   negative_slope_!: Parameters<AtenOps['leaky_relu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5637,7 +5705,7 @@ export class LeakyReluBackward1 extends Node {
   }
 }
 
-/** Backward of `elu` (derivatives.yaml:817). */
+/** Backward of `elu` (derivatives.yaml:825). */
 export class EluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['elu']['call']>[1];
   scale_!: Parameters<AtenOps['elu']['call']>[2];
@@ -5665,7 +5733,7 @@ export class EluBackward0 extends Node {
   }
 }
 
-/** Backward of `elu_` (derivatives.yaml:820). */
+/** Backward of `elu_` (derivatives.yaml:828). */
 export class EluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['elu_']['call']>[1];
   scale_!: Parameters<AtenOps['elu_']['call']>[2];
@@ -5693,7 +5761,7 @@ export class EluBackward1 extends Node {
   }
 }
 
-/** Backward of `celu` (derivatives.yaml:823). */
+/** Backward of `celu` (derivatives.yaml:831). */
 export class CeluBackward0 extends Node {
   alpha_!: Parameters<AtenOps['celu']['call']>[1];
   self_: SavedVariable = NONE;
@@ -5717,7 +5785,7 @@ export class CeluBackward0 extends Node {
   }
 }
 
-/** Backward of `celu_` (derivatives.yaml:826). */
+/** Backward of `celu_` (derivatives.yaml:834). */
 export class CeluBackward1 extends Node {
   alpha_!: Parameters<AtenOps['celu_']['call']>[1];
   result_: SavedVariable = NONE;
@@ -5741,7 +5809,7 @@ export class CeluBackward1 extends Node {
   }
 }
 
-/** Backward of `softplus` (derivatives.yaml:829). */
+/** Backward of `softplus` (derivatives.yaml:837). */
 export class SoftplusBackward0 extends Node {
   self_: SavedVariable = NONE;
   beta_!: Parameters<AtenOps['softplus']['call']>[1];
@@ -5767,7 +5835,7 @@ export class SoftplusBackward0 extends Node {
   }
 }
 
-/** Backward of `hardtanh` (derivatives.yaml:832). */
+/** Backward of `hardtanh` (derivatives.yaml:840). */
 export class HardtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_val_!: Parameters<AtenOps['hardtanh']['call']>[1];
@@ -5793,7 +5861,7 @@ export class HardtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `hardswish` (derivatives.yaml:835). */
+/** Backward of `hardswish` (derivatives.yaml:843). */
 export class HardswishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5815,7 +5883,7 @@ export class HardswishBackward0 extends Node {
   }
 }
 
-/** Backward of `hardsigmoid` (derivatives.yaml:838). */
+/** Backward of `hardsigmoid` (derivatives.yaml:846). */
 export class HardsigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5837,7 +5905,7 @@ export class HardsigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `mish` (derivatives.yaml:841). */
+/** Backward of `mish` (derivatives.yaml:849). */
 export class MishBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -5859,7 +5927,7 @@ export class MishBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise` (derivatives.yaml:844). */
+/** Backward of `rrelu_with_noise` (derivatives.yaml:852). */
 export class RreluWithNoiseBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5890,7 +5958,7 @@ export class RreluWithNoiseBackward0 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_` (derivatives.yaml:847). */
+/** Backward of `rrelu_with_noise_` (derivatives.yaml:855). */
 export class RreluWithNoiseBackward1 extends Node {
   noise_: SavedVariable = NONE;
   lower_!: Parameters<AtenOps['rrelu_with_noise_']['call']>[2];
@@ -5921,7 +5989,7 @@ export class RreluWithNoiseBackward1 extends Node {
   }
 }
 
-/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:850). */
+/** Backward of `rrelu_with_noise_backward` (derivatives.yaml:858). */
 export class RreluWithNoiseBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   noise_: SavedVariable = NONE;
@@ -5953,7 +6021,7 @@ export class RreluWithNoiseBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold` (derivatives.yaml:854). */
+/** Backward of `threshold` (derivatives.yaml:862). */
 export class ThresholdBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold']['call']>[1];
@@ -5977,7 +6045,7 @@ export class ThresholdBackward0 extends Node {
   }
 }
 
-/** Backward of `threshold_` (derivatives.yaml:857). */
+/** Backward of `threshold_` (derivatives.yaml:865). */
 export class ThresholdBackward1 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_']['call']>[1];
@@ -6001,7 +6069,7 @@ export class ThresholdBackward1 extends Node {
   }
 }
 
-/** Backward of `threshold_backward` (derivatives.yaml:860). */
+/** Backward of `threshold_backward` (derivatives.yaml:868). */
 export class ThresholdBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   threshold_!: Parameters<AtenOps['threshold_backward']['call']>[2];
@@ -6026,7 +6094,7 @@ export class ThresholdBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink` (derivatives.yaml:864). */
+/** Backward of `hardshrink` (derivatives.yaml:872). */
 export class HardshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink']['call']>[1];
@@ -6050,7 +6118,7 @@ export class HardshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `hardshrink_backward` (derivatives.yaml:867). */
+/** Backward of `hardshrink_backward` (derivatives.yaml:875). */
 export class HardshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['hardshrink_backward']['call']>[2];
@@ -6075,7 +6143,7 @@ export class HardshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink` (derivatives.yaml:871). */
+/** Backward of `softshrink` (derivatives.yaml:879). */
 export class SoftshrinkBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink']['call']>[1];
@@ -6099,7 +6167,7 @@ export class SoftshrinkBackward0 extends Node {
   }
 }
 
-/** Backward of `softshrink_backward` (derivatives.yaml:874). */
+/** Backward of `softshrink_backward` (derivatives.yaml:882). */
 export class SoftshrinkBackwardBackward0 extends Node {
   self_: SavedVariable = NONE;
   lambd_!: Parameters<AtenOps['softshrink_backward']['call']>[2];
@@ -6124,7 +6192,7 @@ export class SoftshrinkBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_prelu_kernel` (derivatives.yaml:878). */
+/** Backward of `_prelu_kernel` (derivatives.yaml:886). */
 export class PreluKernelBackward0 extends Node {
   self_: SavedVariable = NONE;
   weight_: SavedVariable = NONE;
@@ -6150,7 +6218,7 @@ export class PreluKernelBackward0 extends Node {
   }
 }
 
-/** Backward of `log_sigmoid_forward` (derivatives.yaml:882). */
+/** Backward of `log_sigmoid_forward` (derivatives.yaml:890). */
 export class LogSigmoidBackward0 extends Node {
   self_: SavedVariable = NONE;
   buffer_: SavedVariable = NONE;
@@ -6175,7 +6243,7 @@ export class LogSigmoidBackward0 extends Node {
   }
 }
 
-/** Backward of `smooth_l1_loss` (derivatives.yaml:886). */
+/** Backward of `smooth_l1_loss` (derivatives.yaml:894). */
 export class SmoothL1LossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -6205,7 +6273,7 @@ export class SmoothL1LossBackward0 extends Node {
   }
 }
 
-/** Backward of `huber_loss` (derivatives.yaml:890). */
+/** Backward of `huber_loss` (derivatives.yaml:898). */
 export class HuberLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -6235,7 +6303,7 @@ export class HuberLossBackward0 extends Node {
   }
 }
 
-/** Backward of `addcmul` (derivatives.yaml:894). */
+/** Backward of `addcmul` (derivatives.yaml:902). */
 export class AddcmulBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcmul']['call']>[3];
@@ -6264,7 +6332,7 @@ export class AddcmulBackward0 extends Node {
   }
 }
 
-/** Backward of `addcdiv` (derivatives.yaml:899). */
+/** Backward of `addcdiv` (derivatives.yaml:907). */
 export class AddcdivBackward0 extends Node {
   tensor2_: SavedVariable = NONE;
   value_!: Parameters<AtenOps['addcdiv']['call']>[3];
@@ -6293,7 +6361,7 @@ export class AddcdivBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min` (derivatives.yaml:904). */
+/** Backward of `clamp_min` (derivatives.yaml:912). */
 export class ClampMinBackward0 extends Node {
   self_: SavedVariable = NONE;
   min_!: Parameters<AtenOps['clamp_min']['call']>[1];
@@ -6317,7 +6385,7 @@ export class ClampMinBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_max` (derivatives.yaml:907). */
+/** Backward of `clamp_max` (derivatives.yaml:915). */
 export class ClampMaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   max_!: Parameters<AtenOps['clamp_max']['call']>[1];
@@ -6341,7 +6409,7 @@ export class ClampMaxBackward0 extends Node {
   }
 }
 
-/** Backward of `max` (derivatives.yaml:911). */
+/** Backward of `max` (derivatives.yaml:919). */
 export class MaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6366,7 +6434,7 @@ export class MaxBackward1 extends Node {
   }
 }
 
-/** Backward of `min` (derivatives.yaml:914). */
+/** Backward of `min` (derivatives.yaml:922). */
 export class MinBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -6391,7 +6459,7 @@ export class MinBackward1 extends Node {
   }
 }
 
-/** Backward of `sort.stable` (derivatives.yaml:917). */
+/** Backward of `sort.stable` (derivatives.yaml:925). */
 export class SortBackward1 extends Node {
   dim_!: Parameters<AtenOps['sort_stable']['call']>[2];
   self_sizes!: number[];
@@ -6417,7 +6485,7 @@ export class SortBackward1 extends Node {
   }
 }
 
-/** Backward of `_unique2` (derivatives.yaml:921). */
+/** Backward of `_unique2` (derivatives.yaml:929). */
 export class Unique2Backward0 extends Node {
 
   name(): string {
@@ -6433,7 +6501,7 @@ export class Unique2Backward0 extends Node {
   }
 }
 
-/** Backward of `unique_dim` (derivatives.yaml:925). */
+/** Backward of `unique_dim` (derivatives.yaml:933). */
 export class UniqueDimBackward0 extends Node {
 
   name(): string {
@@ -6449,7 +6517,7 @@ export class UniqueDimBackward0 extends Node {
   }
 }
 
-/** Backward of `embedding_renorm_` (derivatives.yaml:930). */
+/** Backward of `embedding_renorm_` (derivatives.yaml:938). */
 export class EmbeddingRenormBackward0 extends Node {
 
   name(): string {
@@ -6465,7 +6533,7 @@ export class EmbeddingRenormBackward0 extends Node {
   }
 }
 
-/** Backward of `clamp_min.Tensor` (derivatives.yaml:934). */
+/** Backward of `clamp_min.Tensor` (derivatives.yaml:942). */
 export class ClampMinBackward1 extends Node {
   self_: SavedVariable = NONE;
   min_: SavedVariable = NONE;
@@ -6491,7 +6559,7 @@ export class ClampMinBackward1 extends Node {
   }
 }
 
-/** Backward of `clamp_max.Tensor` (derivatives.yaml:938). */
+/** Backward of `clamp_max.Tensor` (derivatives.yaml:946). */
 export class ClampMaxBackward1 extends Node {
   self_: SavedVariable = NONE;
   max_: SavedVariable = NONE;
@@ -6517,7 +6585,7 @@ export class ClampMaxBackward1 extends Node {
   }
 }
 
-/** Backward of `linalg_vector_norm` (derivatives.yaml:943). */
+/** Backward of `linalg_vector_norm` (derivatives.yaml:951). */
 export class LinalgVectorNormBackward0 extends Node {
   ord_!: Parameters<AtenOps['linalg_vector_norm']['call']>[1];
   self_: SavedVariable = NONE;
@@ -6548,7 +6616,7 @@ export class LinalgVectorNormBackward0 extends Node {
   }
 }
 
-/** Backward of `unique_consecutive` (derivatives.yaml:947). */
+/** Backward of `unique_consecutive` (derivatives.yaml:955). */
 export class UniqueConsecutiveBackward0 extends Node {
 
   name(): string {
@@ -6564,7 +6632,7 @@ export class UniqueConsecutiveBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal` (derivatives.yaml:951). */
+/** Backward of `diagonal` (derivatives.yaml:959). */
 export class DiagonalBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal']['call']>[2];
@@ -6588,7 +6656,7 @@ export class DiagonalBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_backward` (derivatives.yaml:954). */
+/** Backward of `diagonal_backward` (derivatives.yaml:962). */
 export class DiagonalBackwardBackward0 extends Node {
   offset_!: Parameters<AtenOps['diagonal_backward']['call']>[2];
   dim1_!: Parameters<AtenOps['diagonal_backward']['call']>[3];
@@ -6610,7 +6678,7 @@ export class DiagonalBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_svd` (derivatives.yaml:958). */
+/** Backward of `_linalg_svd` (derivatives.yaml:966). */
 export class LinalgSvdBackward0 extends Node {
   full_matrices_!: Parameters<AtenOps['_linalg_svd']['call']>[1];
   U_: SavedVariable = NONE;
@@ -6639,7 +6707,7 @@ export class LinalgSvdBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cholesky_ex` (derivatives.yaml:962). */
+/** Backward of `linalg_cholesky_ex` (derivatives.yaml:970). */
 export class LinalgCholeskyExBackward0 extends Node {
   upper_!: Parameters<AtenOps['linalg_cholesky_ex']['call']>[1];
   L_: SavedVariable = NONE;
@@ -6663,7 +6731,7 @@ export class LinalgCholeskyExBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky` (derivatives.yaml:966). */
+/** Backward of `cholesky` (derivatives.yaml:974). */
 export class CholeskyBackward0 extends Node {
   upper_!: Parameters<AtenOps['cholesky']['call']>[1];
   result_: SavedVariable = NONE;
@@ -6687,7 +6755,7 @@ export class CholeskyBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_inverse` (derivatives.yaml:969). */
+/** Backward of `cholesky_inverse` (derivatives.yaml:977). */
 export class CholeskyInverseBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['cholesky_inverse']['call']>[1];
@@ -6714,7 +6782,7 @@ export class CholeskyInverseBackward0 extends Node {
   }
 }
 
-/** Backward of `cholesky_solve` (derivatives.yaml:972). */
+/** Backward of `cholesky_solve` (derivatives.yaml:980). */
 export class CholeskySolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -6745,7 +6813,7 @@ export class CholeskySolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_solve_triangular` (derivatives.yaml:976). */
+/** Backward of `linalg_solve_triangular` (derivatives.yaml:984). */
 export class LinalgSolveTriangularBackward0 extends Node {
   self_: SavedVariable = NONE;
   upper_!: Parameters<AtenOps['linalg_solve_triangular']['call']>[2];
@@ -6777,7 +6845,7 @@ export class LinalgSolveTriangularBackward0 extends Node {
   }
 }
 
-/** Backward of `triangular_solve` (derivatives.yaml:980). */
+/** Backward of `triangular_solve` (derivatives.yaml:988). */
 export class TriangularSolveBackward0 extends Node {
   self_: SavedVariable = NONE;
   A_: SavedVariable = NONE;
@@ -6811,7 +6879,7 @@ export class TriangularSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:984). */
+/** Backward of `linalg_lu_factor_ex` (derivatives.yaml:992). */
 export class LinalgLuFactorExBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu_factor_ex']['call']>[1];
   LU_: SavedVariable = NONE;
@@ -6838,7 +6906,7 @@ export class LinalgLuFactorExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu` (derivatives.yaml:988). */
+/** Backward of `linalg_lu` (derivatives.yaml:996). */
 export class LinalgLuBackward0 extends Node {
   pivot_!: Parameters<AtenOps['linalg_lu']['call']>[1];
   P_: SavedVariable = NONE;
@@ -6867,7 +6935,7 @@ export class LinalgLuBackward0 extends Node {
   }
 }
 
-/** Backward of `lu_unpack` (derivatives.yaml:992). */
+/** Backward of `lu_unpack` (derivatives.yaml:1000). */
 export class LuUnpackBackward0 extends Node {
   LU_data_sizes!: number[];
 
@@ -6884,7 +6952,7 @@ export class LuUnpackBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lu_solve` (derivatives.yaml:996). */
+/** Backward of `linalg_lu_solve` (derivatives.yaml:1004). */
 export class LinalgLuSolveBackward0 extends Node {
   LU_: SavedVariable = NONE;
   pivots_: SavedVariable = NONE;
@@ -6917,7 +6985,7 @@ export class LinalgLuSolveBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_solve_ex` (derivatives.yaml:1000). */
+/** Backward of `_linalg_solve_ex` (derivatives.yaml:1008). */
 export class LinalgSolveExBackward0 extends Node {
   A_: SavedVariable = NONE;
   left_!: Parameters<AtenOps['_linalg_solve_ex']['call']>[2];
@@ -6951,7 +7019,7 @@ export class LinalgSolveExBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_inv_ex` (derivatives.yaml:1005). */
+/** Backward of `linalg_inv_ex` (derivatives.yaml:1013). */
 export class LinalgInvExBackward0 extends Node {
   inverse_: SavedVariable = NONE;
 
@@ -6973,7 +7041,7 @@ export class LinalgInvExBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_det` (derivatives.yaml:1009). */
+/** Backward of `_linalg_det` (derivatives.yaml:1017). */
 export class LinalgDetBackward0 extends Node {
   A_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7004,7 +7072,7 @@ export class LinalgDetBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_slogdet` (derivatives.yaml:1013). */
+/** Backward of `_linalg_slogdet` (derivatives.yaml:1021). */
 export class LinalgSlogdetBackward0 extends Node {
   A_: SavedVariable = NONE;
   sign_: SavedVariable = NONE;
@@ -7034,7 +7102,7 @@ export class LinalgSlogdetBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:1017). */
+/** Backward of `linalg_pinv.atol_rtol_tensor` (derivatives.yaml:1025). */
 export class LinalgPinvBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7059,7 +7127,7 @@ export class LinalgPinvBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_lstsq` (derivatives.yaml:1020). */
+/** Backward of `linalg_lstsq` (derivatives.yaml:1028). */
 export class LinalgLstsqBackward0 extends Node {
   self_: SavedVariable = NONE;
   b_: SavedVariable = NONE;
@@ -7087,7 +7155,7 @@ export class LinalgLstsqBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_qr` (derivatives.yaml:1026). */
+/** Backward of `linalg_qr` (derivatives.yaml:1034). */
 export class LinalgQrBackward0 extends Node {
   mode_!: Parameters<AtenOps['linalg_qr']['call']>[1];
   Q_: SavedVariable = NONE;
@@ -7113,7 +7181,7 @@ export class LinalgQrBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_householder_product` (derivatives.yaml:1029). */
+/** Backward of `linalg_householder_product` (derivatives.yaml:1037). */
 export class LinalgHouseholderProductBackward0 extends Node {
   input_: SavedVariable = NONE;
   tau_: SavedVariable = NONE;
@@ -7142,7 +7210,7 @@ export class LinalgHouseholderProductBackward0 extends Node {
   }
 }
 
-/** Backward of `ormqr` (derivatives.yaml:1033). */
+/** Backward of `ormqr` (derivatives.yaml:1041). */
 export class OrmqrBackward0 extends Node {
   self_: SavedVariable = NONE;
   input2_: SavedVariable = NONE;
@@ -7179,7 +7247,7 @@ export class OrmqrBackward0 extends Node {
   }
 }
 
-/** Backward of `_linalg_eigh` (derivatives.yaml:1039). */
+/** Backward of `_linalg_eigh` (derivatives.yaml:1047). */
 export class LinalgEighBackward0 extends Node {
   eigenvalues_: SavedVariable = NONE;
   eigenvectors_: SavedVariable = NONE;
@@ -7203,7 +7271,7 @@ export class LinalgEighBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_matrix_exp` (derivatives.yaml:1042). */
+/** Backward of `linalg_matrix_exp` (derivatives.yaml:1050). */
 export class LinalgMatrixExpBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7225,7 +7293,7 @@ export class LinalgMatrixExpBackward0 extends Node {
   }
 }
 
-/** Backward of `div.Scalar` (derivatives.yaml:1046). */
+/** Backward of `div.Scalar` (derivatives.yaml:1054). */
 export class DivBackward1 extends Node {
   other_!: Parameters<AtenOps['div_Scalar']['call']>[1];
 
@@ -7243,7 +7311,7 @@ export class DivBackward1 extends Node {
   }
 }
 
-/** Backward of `mul.Scalar` (derivatives.yaml:1049). */
+/** Backward of `mul.Scalar` (derivatives.yaml:1057). */
 export class MulBackward1 extends Node {
   other_!: Parameters<AtenOps['mul_Scalar']['call']>[1];
 
@@ -7261,7 +7329,7 @@ export class MulBackward1 extends Node {
   }
 }
 
-/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1053). */
+/** Backward of `_scaled_dot_product_flash_attention_for_cpu` (derivatives.yaml:1061). */
 export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   query_: SavedVariable = NONE;
   key_: SavedVariable = NONE;
@@ -7306,7 +7374,7 @@ export class ScaledDotProductFlashAttentionForCpuBackward0 extends Node {
   }
 }
 
-/** Backward of `detach` (derivatives.yaml:1061). */
+/** Backward of `detach` (derivatives.yaml:1069). */
 export class DetachBackward0 extends Node {
 
   name(): string {
@@ -7321,7 +7389,7 @@ export class DetachBackward0 extends Node {
   }
 }
 
-/** Backward of `acosh` (derivatives.yaml:1066). */
+/** Backward of `acosh` (derivatives.yaml:1074). */
 export class AcoshBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7343,7 +7411,7 @@ export class AcoshBackward0 extends Node {
   }
 }
 
-/** Backward of `asinh` (derivatives.yaml:1069). */
+/** Backward of `asinh` (derivatives.yaml:1077). */
 export class AsinhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7365,7 +7433,7 @@ export class AsinhBackward0 extends Node {
   }
 }
 
-/** Backward of `atanh` (derivatives.yaml:1072). */
+/** Backward of `atanh` (derivatives.yaml:1080). */
 export class AtanhBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7387,7 +7455,7 @@ export class AtanhBackward0 extends Node {
   }
 }
 
-/** Backward of `log10` (derivatives.yaml:1075). */
+/** Backward of `log10` (derivatives.yaml:1083). */
 export class Log10Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7409,7 +7477,7 @@ export class Log10Backward0 extends Node {
   }
 }
 
-/** Backward of `sgn` (derivatives.yaml:1078). */
+/** Backward of `sgn` (derivatives.yaml:1086). */
 export class SgnBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7434,7 +7502,7 @@ export class SgnBackward0 extends Node {
   }
 }
 
-/** Backward of `erfinv` (derivatives.yaml:1081). */
+/** Backward of `erfinv` (derivatives.yaml:1089). */
 export class ErfinvBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7456,7 +7524,7 @@ export class ErfinvBackward0 extends Node {
   }
 }
 
-/** Backward of `lgamma` (derivatives.yaml:1084). */
+/** Backward of `lgamma` (derivatives.yaml:1092). */
 export class LgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7478,7 +7546,7 @@ export class LgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `digamma` (derivatives.yaml:1087). */
+/** Backward of `digamma` (derivatives.yaml:1095). */
 export class DigammaBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7500,7 +7568,7 @@ export class DigammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma` (derivatives.yaml:1090). */
+/** Backward of `polygamma` (derivatives.yaml:1098). */
 export class PolygammaBackward0 extends Node {
   n_!: Parameters<AtenOps['polygamma']['call']>[0];
   self_: SavedVariable = NONE;
@@ -7524,7 +7592,7 @@ export class PolygammaBackward0 extends Node {
   }
 }
 
-/** Backward of `polygamma_` (derivatives.yaml:1093). */
+/** Backward of `polygamma_` (derivatives.yaml:1101). */
 export class PolygammaBackward1 extends Node {
   n_!: Parameters<AtenOps['polygamma_']['call']>[1];
   self_: SavedVariable = NONE;
@@ -7548,7 +7616,7 @@ export class PolygammaBackward1 extends Node {
   }
 }
 
-/** Backward of `i0` (derivatives.yaml:1096). */
+/** Backward of `i0` (derivatives.yaml:1104). */
 export class I0Backward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7570,7 +7638,7 @@ export class I0Backward0 extends Node {
   }
 }
 
-/** Backward of `sinc` (derivatives.yaml:1099). */
+/** Backward of `sinc` (derivatives.yaml:1107). */
 export class SincBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7592,7 +7660,7 @@ export class SincBackward0 extends Node {
   }
 }
 
-/** Backward of `logit` (derivatives.yaml:1102). */
+/** Backward of `logit` (derivatives.yaml:1110). */
 export class LogitBackward0 extends Node {
   self_: SavedVariable = NONE;
   eps_!: Parameters<AtenOps['logit']['call']>[1];
@@ -7616,7 +7684,7 @@ export class LogitBackward0 extends Node {
   }
 }
 
-/** Backward of `deg2rad` (derivatives.yaml:1105). */
+/** Backward of `deg2rad` (derivatives.yaml:1113). */
 export class Deg2RadBackward0 extends Node {
 
   name(): string {
@@ -7632,7 +7700,7 @@ export class Deg2RadBackward0 extends Node {
   }
 }
 
-/** Backward of `rad2deg` (derivatives.yaml:1108). */
+/** Backward of `rad2deg` (derivatives.yaml:1116). */
 export class Rad2DegBackward0 extends Node {
 
   name(): string {
@@ -7648,7 +7716,7 @@ export class Rad2DegBackward0 extends Node {
   }
 }
 
-/** Backward of `hypot` (derivatives.yaml:1111). */
+/** Backward of `hypot` (derivatives.yaml:1119). */
 export class HypotBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7677,7 +7745,7 @@ export class HypotBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp` (derivatives.yaml:1115). */
+/** Backward of `logaddexp` (derivatives.yaml:1123). */
 export class LogaddexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7703,7 +7771,7 @@ export class LogaddexpBackward0 extends Node {
   }
 }
 
-/** Backward of `logaddexp2` (derivatives.yaml:1119). */
+/** Backward of `logaddexp2` (derivatives.yaml:1127). */
 export class Logaddexp2Backward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7729,7 +7797,7 @@ export class Logaddexp2Backward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Tensor` (derivatives.yaml:1123). */
+/** Backward of `xlogy.Tensor` (derivatives.yaml:1131). */
 export class XlogyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7755,7 +7823,7 @@ export class XlogyBackward0 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1127). */
+/** Backward of `xlogy.Scalar_Self` (derivatives.yaml:1135). */
 export class XlogyBackward1 extends Node {
   self_!: Parameters<AtenOps['xlogy_Scalar_Self']['call']>[0];
   other_: SavedVariable = NONE;
@@ -7779,7 +7847,7 @@ export class XlogyBackward1 extends Node {
   }
 }
 
-/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1130). */
+/** Backward of `xlogy.Scalar_Other` (derivatives.yaml:1138). */
 export class XlogyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['xlogy_Scalar_Other']['call']>[1];
@@ -7803,7 +7871,7 @@ export class XlogyBackward2 extends Node {
   }
 }
 
-/** Backward of `copysign.Tensor` (derivatives.yaml:1133). */
+/** Backward of `copysign.Tensor` (derivatives.yaml:1141). */
 export class CopysignBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7832,7 +7900,7 @@ export class CopysignBackward0 extends Node {
   }
 }
 
-/** Backward of `copysign.Scalar` (derivatives.yaml:1137). */
+/** Backward of `copysign.Scalar` (derivatives.yaml:1145). */
 export class CopysignBackward1 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7857,7 +7925,7 @@ export class CopysignBackward1 extends Node {
   }
 }
 
-/** Backward of `nextafter` (derivatives.yaml:1140). */
+/** Backward of `nextafter` (derivatives.yaml:1148). */
 export class NextafterBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7883,7 +7951,7 @@ export class NextafterBackward0 extends Node {
   }
 }
 
-/** Backward of `ldexp.Tensor` (derivatives.yaml:1144). */
+/** Backward of `ldexp.Tensor` (derivatives.yaml:1152). */
 export class LdexpBackward0 extends Node {
   other_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -7909,7 +7977,7 @@ export class LdexpBackward0 extends Node {
   }
 }
 
-/** Backward of `fmax` (derivatives.yaml:1148). */
+/** Backward of `fmax` (derivatives.yaml:1156). */
 export class FmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7935,7 +8003,7 @@ export class FmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `fmin` (derivatives.yaml:1152). */
+/** Backward of `fmin` (derivatives.yaml:1160). */
 export class FminBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -7961,7 +8029,7 @@ export class FminBackward0 extends Node {
   }
 }
 
-/** Backward of `erfc` (derivatives.yaml:1156). */
+/** Backward of `erfc` (derivatives.yaml:1164). */
 export class ErfcBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -7983,7 +8051,7 @@ export class ErfcBackward0 extends Node {
   }
 }
 
-/** Backward of `frexp.Tensor` (derivatives.yaml:1159). */
+/** Backward of `frexp.Tensor` (derivatives.yaml:1167). */
 export class FrexpBackward0 extends Node {
   exponent_: SavedVariable = NONE;
 
@@ -8005,7 +8073,7 @@ export class FrexpBackward0 extends Node {
   }
 }
 
-/** Backward of `igamma` (derivatives.yaml:1163). */
+/** Backward of `igamma` (derivatives.yaml:1171). */
 export class IgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8031,7 +8099,7 @@ export class IgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `igammac` (derivatives.yaml:1167). */
+/** Backward of `igammac` (derivatives.yaml:1175). */
 export class IgammacBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -8057,7 +8125,7 @@ export class IgammacBackward0 extends Node {
   }
 }
 
-/** Backward of `mvlgamma` (derivatives.yaml:1171). */
+/** Backward of `mvlgamma` (derivatives.yaml:1179). */
 export class MvlgammaBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['mvlgamma']['call']>[1];
@@ -8081,7 +8149,7 @@ export class MvlgammaBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Tensor` (derivatives.yaml:1174). */
+/** Backward of `rsub.Tensor` (derivatives.yaml:1182). */
 export class RsubBackward0 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Tensor']['call']>[2];
 
@@ -8100,7 +8168,7 @@ export class RsubBackward0 extends Node {
   }
 }
 
-/** Backward of `rsub.Scalar` (derivatives.yaml:1178). */
+/** Backward of `rsub.Scalar` (derivatives.yaml:1186). */
 export class RsubBackward1 extends Node {
   alpha_!: Parameters<AtenOps['rsub_Scalar']['call']>[2];
 
@@ -8118,7 +8186,7 @@ export class RsubBackward1 extends Node {
   }
 }
 
-/** Backward of `nansum` (derivatives.yaml:1183). */
+/** Backward of `nansum` (derivatives.yaml:1191). */
 export class NansumBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['nansum']['call']>[1];
@@ -8144,7 +8212,7 @@ export class NansumBackward0 extends Node {
   }
 }
 
-/** Backward of `var_mean.correction` (derivatives.yaml:1186). */
+/** Backward of `var_mean.correction` (derivatives.yaml:1194). */
 export class VarMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['var_mean_correction']['call']>[1];
@@ -8171,7 +8239,7 @@ export class VarMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `std_mean.correction` (derivatives.yaml:1189). */
+/** Backward of `std_mean.correction` (derivatives.yaml:1197). */
 export class StdMeanBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['std_mean_correction']['call']>[1];
@@ -8201,7 +8269,7 @@ export class StdMeanBackward0 extends Node {
   }
 }
 
-/** Backward of `aminmax` (derivatives.yaml:1192). */
+/** Backward of `aminmax` (derivatives.yaml:1200). */
 export class AminmaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['aminmax']['call']>[1];
@@ -8232,7 +8300,7 @@ export class AminmaxBackward0 extends Node {
   }
 }
 
-/** Backward of `median` (derivatives.yaml:1195). */
+/** Backward of `median` (derivatives.yaml:1203). */
 export class MedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8257,7 +8325,7 @@ export class MedianBackward0 extends Node {
   }
 }
 
-/** Backward of `median.dim` (derivatives.yaml:1198). */
+/** Backward of `median.dim` (derivatives.yaml:1206). */
 export class MedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['median_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['median_dim']['call']>[2];
@@ -8285,7 +8353,7 @@ export class MedianBackward1 extends Node {
   }
 }
 
-/** Backward of `nanmedian` (derivatives.yaml:1202). */
+/** Backward of `nanmedian` (derivatives.yaml:1210). */
 export class NanmedianBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -8310,7 +8378,7 @@ export class NanmedianBackward0 extends Node {
   }
 }
 
-/** Backward of `nanmedian.dim` (derivatives.yaml:1205). */
+/** Backward of `nanmedian.dim` (derivatives.yaml:1213). */
 export class NanmedianBackward1 extends Node {
   dim_!: Parameters<AtenOps['nanmedian_dim']['call']>[1];
   keepdim_!: Parameters<AtenOps['nanmedian_dim']['call']>[2];
@@ -8338,7 +8406,7 @@ export class NanmedianBackward1 extends Node {
   }
 }
 
-/** Backward of `mode` (derivatives.yaml:1209). */
+/** Backward of `mode` (derivatives.yaml:1217). */
 export class ModeBackward0 extends Node {
   dim_!: Parameters<AtenOps['mode']['call']>[1];
   keepdim_!: Parameters<AtenOps['mode']['call']>[2];
@@ -8366,7 +8434,7 @@ export class ModeBackward0 extends Node {
   }
 }
 
-/** Backward of `kthvalue` (derivatives.yaml:1213). */
+/** Backward of `kthvalue` (derivatives.yaml:1221). */
 export class KthvalueBackward0 extends Node {
   dim_!: Parameters<AtenOps['kthvalue']['call']>[2];
   keepdim_!: Parameters<AtenOps['kthvalue']['call']>[3];
@@ -8394,7 +8462,7 @@ export class KthvalueBackward0 extends Node {
   }
 }
 
-/** Backward of `cummax` (derivatives.yaml:1217). */
+/** Backward of `cummax` (derivatives.yaml:1225). */
 export class CummaxBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummax']['call']>[1];
@@ -8421,7 +8489,7 @@ export class CummaxBackward0 extends Node {
   }
 }
 
-/** Backward of `cummin` (derivatives.yaml:1221). */
+/** Backward of `cummin` (derivatives.yaml:1229). */
 export class CumminBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['cummin']['call']>[1];
@@ -8448,7 +8516,7 @@ export class CumminBackward0 extends Node {
   }
 }
 
-/** Backward of `logcumsumexp` (derivatives.yaml:1225). */
+/** Backward of `logcumsumexp` (derivatives.yaml:1233). */
 export class LogcumsumexpBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['logcumsumexp']['call']>[1];
@@ -8475,7 +8543,7 @@ export class LogcumsumexpBackward0 extends Node {
   }
 }
 
-/** Backward of `segment_reduce` (derivatives.yaml:1228). */
+/** Backward of `segment_reduce` (derivatives.yaml:1236). */
 export class SegmentReduceBackward0 extends Node {
   data_: SavedVariable = NONE;
   reduce_!: Parameters<AtenOps['segment_reduce']['call']>[1];
@@ -8512,7 +8580,7 @@ export class SegmentReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `rot90` (derivatives.yaml:1233). */
+/** Backward of `rot90` (derivatives.yaml:1241). */
 export class Rot90Backward0 extends Node {
   k_!: Parameters<AtenOps['rot90']['call']>[1];
   dims_!: Parameters<AtenOps['rot90']['call']>[2];
@@ -8532,7 +8600,7 @@ export class Rot90Backward0 extends Node {
   }
 }
 
-/** Backward of `diag_embed` (derivatives.yaml:1236). */
+/** Backward of `diag_embed` (derivatives.yaml:1244). */
 export class DiagEmbedBackward0 extends Node {
   offset_!: Parameters<AtenOps['diag_embed']['call']>[1];
   dim1_!: Parameters<AtenOps['diag_embed']['call']>[2];
@@ -8554,7 +8622,7 @@ export class DiagEmbedBackward0 extends Node {
   }
 }
 
-/** Backward of `block_diag` (derivatives.yaml:1239). */
+/** Backward of `block_diag` (derivatives.yaml:1247). */
 export class BlockDiagBackward0 extends Node {
   tensors_sizes!: number[][];
   tensors_count = 0;
@@ -8578,7 +8646,7 @@ export class BlockDiagBackward0 extends Node {
   }
 }
 
-/** Backward of `trace` (derivatives.yaml:1242). */
+/** Backward of `trace` (derivatives.yaml:1250). */
 export class TraceBackward0 extends Node {
   self_sizes!: number[];
 
@@ -8596,7 +8664,7 @@ export class TraceBackward0 extends Node {
   }
 }
 
-/** Backward of `linalg_cross` (derivatives.yaml:1245). */
+/** Backward of `linalg_cross` (derivatives.yaml:1253). */
 export class LinalgCrossBackward0 extends Node {
   other_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['linalg_cross']['call']>[2];
@@ -8624,7 +8692,7 @@ export class LinalgCrossBackward0 extends Node {
   }
 }
 
-/** Backward of `scatter_reduce.two` (derivatives.yaml:1250). */
+/** Backward of `scatter_reduce.two` (derivatives.yaml:1258). */
 export class ScatterReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['scatter_reduce_two']['call']>[1];
@@ -8662,7 +8730,7 @@ export class ScatterReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_reduce` (derivatives.yaml:1254). */
+/** Backward of `index_reduce` (derivatives.yaml:1262). */
 export class IndexReduceBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['index_reduce']['call']>[1];
@@ -8700,7 +8768,7 @@ export class IndexReduceBackward0 extends Node {
   }
 }
 
-/** Backward of `index_add` (derivatives.yaml:1258). */
+/** Backward of `index_add` (derivatives.yaml:1266). */
 export class IndexAddBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_add']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8731,7 +8799,7 @@ export class IndexAddBackward0 extends Node {
   }
 }
 
-/** Backward of `index_copy` (derivatives.yaml:1262). */
+/** Backward of `index_copy` (derivatives.yaml:1270). */
 export class IndexCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_copy']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8760,7 +8828,7 @@ export class IndexCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1266). */
+/** Backward of `index_fill.int_Scalar` (derivatives.yaml:1274). */
 export class IndexFillBackward0 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Scalar']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8784,7 +8852,7 @@ export class IndexFillBackward0 extends Node {
   }
 }
 
-/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1269). */
+/** Backward of `index_fill.int_Tensor` (derivatives.yaml:1277). */
 export class IndexFillBackward1 extends Node {
   dim_!: Parameters<AtenOps['index_fill_int_Tensor']['call']>[1];
   index_: SavedVariable = NONE;
@@ -8809,7 +8877,7 @@ export class IndexFillBackward1 extends Node {
   }
 }
 
-/** Backward of `put` (derivatives.yaml:1273). */
+/** Backward of `put` (derivatives.yaml:1281). */
 export class PutBackward0 extends Node {
   accumulate_!: Parameters<AtenOps['put']['call']>[3];
   index_: SavedVariable = NONE;
@@ -8839,7 +8907,7 @@ export class PutBackward0 extends Node {
   }
 }
 
-/** Backward of `take` (derivatives.yaml:1277). */
+/** Backward of `take` (derivatives.yaml:1285). */
 export class TakeBackward0 extends Node {
   index_: SavedVariable = NONE;
   self_sizes!: number[];
@@ -8863,7 +8931,7 @@ export class TakeBackward0 extends Node {
   }
 }
 
-/** Backward of `masked_scatter` (derivatives.yaml:1280). */
+/** Backward of `masked_scatter` (derivatives.yaml:1288). */
 export class MaskedScatterBackward0 extends Node {
   mask_: SavedVariable = NONE;
   source_sizes!: number[];
@@ -8888,7 +8956,7 @@ export class MaskedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `slice_scatter` (derivatives.yaml:1284). */
+/** Backward of `slice_scatter` (derivatives.yaml:1292). */
 export class SliceScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['slice_scatter']['call']>[2];
@@ -8919,7 +8987,7 @@ export class SliceScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `select_scatter` (derivatives.yaml:1288). */
+/** Backward of `select_scatter` (derivatives.yaml:1296). */
 export class SelectScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['select_scatter']['call']>[2];
@@ -8946,7 +9014,7 @@ export class SelectScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `diagonal_scatter` (derivatives.yaml:1292). */
+/** Backward of `diagonal_scatter` (derivatives.yaml:1300). */
 export class DiagonalScatterBackward0 extends Node {
   src_: SavedVariable = NONE;
   offset_!: Parameters<AtenOps['diagonal_scatter']['call']>[2];
@@ -8975,7 +9043,7 @@ export class DiagonalScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `as_strided_scatter` (derivatives.yaml:1296). */
+/** Backward of `as_strided_scatter` (derivatives.yaml:1304). */
 export class AsStridedScatterBackward0 extends Node {
   size_!: Parameters<AtenOps['as_strided_scatter']['call']>[2];
   stride_!: Parameters<AtenOps['as_strided_scatter']['call']>[3];
@@ -9002,7 +9070,7 @@ export class AsStridedScatterBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold` (derivatives.yaml:1300). */
+/** Backward of `unfold` (derivatives.yaml:1308). */
 export class UnfoldBackward0 extends Node {
   dimension_!: Parameters<AtenOps['unfold']['call']>[1];
   size_!: Parameters<AtenOps['unfold']['call']>[2];
@@ -9026,7 +9094,7 @@ export class UnfoldBackward0 extends Node {
   }
 }
 
-/** Backward of `unfold_backward` (derivatives.yaml:1303). */
+/** Backward of `unfold_backward` (derivatives.yaml:1311). */
 export class UnfoldBackwardBackward0 extends Node {
   dim_!: Parameters<AtenOps['unfold_backward']['call']>[2];
   size_!: Parameters<AtenOps['unfold_backward']['call']>[3];
@@ -9048,7 +9116,7 @@ export class UnfoldBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `im2col` (derivatives.yaml:1306). */
+/** Backward of `im2col` (derivatives.yaml:1314). */
 export class Im2ColBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['im2col']['call']>[1];
   dilation_!: Parameters<AtenOps['im2col']['call']>[2];
@@ -9074,7 +9142,7 @@ export class Im2ColBackward0 extends Node {
   }
 }
 
-/** Backward of `col2im` (derivatives.yaml:1309). */
+/** Backward of `col2im` (derivatives.yaml:1317). */
 export class Col2ImBackward0 extends Node {
   kernel_size_!: Parameters<AtenOps['col2im']['call']>[2];
   dilation_!: Parameters<AtenOps['col2im']['call']>[3];
@@ -9098,7 +9166,7 @@ export class Col2ImBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_shuffle` (derivatives.yaml:1313). */
+/** Backward of `pixel_shuffle` (derivatives.yaml:1321). */
 export class PixelShuffleBackward0 extends Node {
   upscale_factor_!: Parameters<AtenOps['pixel_shuffle']['call']>[1];
 
@@ -9116,7 +9184,7 @@ export class PixelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `pixel_unshuffle` (derivatives.yaml:1316). */
+/** Backward of `pixel_unshuffle` (derivatives.yaml:1324). */
 export class PixelUnshuffleBackward0 extends Node {
   downscale_factor_!: Parameters<AtenOps['pixel_unshuffle']['call']>[1];
 
@@ -9134,7 +9202,7 @@ export class PixelUnshuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `channel_shuffle` (derivatives.yaml:1319). */
+/** Backward of `channel_shuffle` (derivatives.yaml:1327). */
 export class ChannelShuffleBackward0 extends Node {
   groups_!: Parameters<AtenOps['channel_shuffle']['call']>[1];
 
@@ -9152,7 +9220,7 @@ export class ChannelShuffleBackward0 extends Node {
   }
 }
 
-/** Backward of `glu` (derivatives.yaml:1322). */
+/** Backward of `glu` (derivatives.yaml:1330). */
 export class GluBackward0 extends Node {
   self_: SavedVariable = NONE;
   dim_!: Parameters<AtenOps['glu']['call']>[1];
@@ -9176,7 +9244,7 @@ export class GluBackward0 extends Node {
   }
 }
 
-/** Backward of `soft_margin_loss` (derivatives.yaml:1325). */
+/** Backward of `soft_margin_loss` (derivatives.yaml:1333). */
 export class SoftMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -9203,7 +9271,7 @@ export class SoftMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multi_margin_loss` (derivatives.yaml:1328). */
+/** Backward of `multi_margin_loss` (derivatives.yaml:1336). */
 export class MultiMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -9237,7 +9305,7 @@ export class MultiMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1332). */
+/** Backward of `multilabel_margin_loss_forward` (derivatives.yaml:1340). */
 export class MultilabelMarginLossBackward0 extends Node {
   self_: SavedVariable = NONE;
   target_: SavedVariable = NONE;
@@ -9267,7 +9335,7 @@ export class MultilabelMarginLossBackward0 extends Node {
   }
 }
 
-/** Backward of `grid_sampler_2d` (derivatives.yaml:1336). */
+/** Backward of `grid_sampler_2d` (derivatives.yaml:1344). */
 export class GridSampler2DBackward0 extends Node {
   input_: SavedVariable = NONE;
   grid_: SavedVariable = NONE;
@@ -9299,7 +9367,7 @@ export class GridSampler2DBackward0 extends Node {
   }
 }
 
-/** Backward of `grid_sampler_3d` (derivatives.yaml:1340). */
+/** Backward of `grid_sampler_3d` (derivatives.yaml:1348). */
 export class GridSampler3DBackward0 extends Node {
   input_: SavedVariable = NONE;
   grid_: SavedVariable = NONE;
@@ -9331,7 +9399,7 @@ export class GridSampler3DBackward0 extends Node {
   }
 }
 
-/** Backward of `_embedding_bag` (derivatives.yaml:1344). */
+/** Backward of `_embedding_bag` (derivatives.yaml:1352). */
 export class EmbeddingBagBackward0 extends Node {
   indices_: SavedVariable = NONE;
   offsets_: SavedVariable = NONE;
@@ -9382,7 +9450,7 @@ export class EmbeddingBagBackward0 extends Node {
   }
 }
 
-/** Backward of `_ctc_loss` (derivatives.yaml:1350). */
+/** Backward of `_ctc_loss` (derivatives.yaml:1358). */
 export class CtcLossBackward0 extends Node {
   log_probs_: SavedVariable = NONE;
   targets_: SavedVariable = NONE;
@@ -9421,7 +9489,7 @@ export class CtcLossBackward0 extends Node {
   }
 }
 
-/** Backward of `_ctc_loss.Tensor` (derivatives.yaml:1353). */
+/** Backward of `_ctc_loss.Tensor` (derivatives.yaml:1361). */
 export class CtcLossBackward1 extends Node {
   log_probs_: SavedVariable = NONE;
   targets_: SavedVariable = NONE;
@@ -9462,7 +9530,7 @@ export class CtcLossBackward1 extends Node {
   }
 }
 
-/** Backward of `dist` (derivatives.yaml:1356). */
+/** Backward of `dist` (derivatives.yaml:1364). */
 export class DistBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -9493,7 +9561,7 @@ export class DistBackward0 extends Node {
   }
 }
 
-/** Backward of `narrow_copy` (derivatives.yaml:1361). */
+/** Backward of `narrow_copy` (derivatives.yaml:1369). */
 export class NarrowCopyBackward0 extends Node {
   dim_!: Parameters<AtenOps['narrow_copy']['call']>[1];
   start_!: Parameters<AtenOps['narrow_copy']['call']>[2];
@@ -9517,7 +9585,7 @@ export class NarrowCopyBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1365). */
+/** Backward of `unsafe_split.Tensor` (derivatives.yaml:1373). */
 export class UnsafeSplitBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[2];
   split_size_!: Parameters<AtenOps['unsafe_split_Tensor']['call']>[1];
@@ -9538,7 +9606,7 @@ export class UnsafeSplitBackward0 extends Node {
   }
 }
 
-/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1368). */
+/** Backward of `unsafe_split_with_sizes` (derivatives.yaml:1376). */
 export class UnsafeSplitWithSizesBackward0 extends Node {
   dim_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[2];
   split_sizes_!: Parameters<AtenOps['unsafe_split_with_sizes']['call']>[1];
@@ -9559,7 +9627,7 @@ export class UnsafeSplitWithSizesBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Scalar` (derivatives.yaml:1371). */
+/** Backward of `fill.Scalar` (derivatives.yaml:1379). */
 export class FillBackward0 extends Node {
 
   name(): string {
@@ -9575,7 +9643,7 @@ export class FillBackward0 extends Node {
   }
 }
 
-/** Backward of `fill.Tensor` (derivatives.yaml:1374). */
+/** Backward of `fill.Tensor` (derivatives.yaml:1382). */
 export class FillBackward1 extends Node {
 
   name(): string {
@@ -9592,7 +9660,7 @@ export class FillBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj_physical` (derivatives.yaml:1378). */
+/** Backward of `_conj_physical` (derivatives.yaml:1386). */
 export class ConjPhysicalBackward0 extends Node {
 
   name(): string {
@@ -9608,7 +9676,7 @@ export class ConjPhysicalBackward0 extends Node {
   }
 }
 
-/** Backward of `conj_physical_` (derivatives.yaml:1381). */
+/** Backward of `conj_physical_` (derivatives.yaml:1389). */
 export class ConjPhysicalBackward1 extends Node {
 
   name(): string {
@@ -9624,7 +9692,7 @@ export class ConjPhysicalBackward1 extends Node {
   }
 }
 
-/** Backward of `_conj` (derivatives.yaml:1384). */
+/** Backward of `_conj` (derivatives.yaml:1392). */
 export class ConjBackward0 extends Node {
 
   name(): string {
@@ -9640,7 +9708,7 @@ export class ConjBackward0 extends Node {
   }
 }
 
-/** Backward of `view_as_real` (derivatives.yaml:1387). */
+/** Backward of `view_as_real` (derivatives.yaml:1395). */
 export class ViewAsRealBackward0 extends Node {
 
   name(): string {
@@ -9656,7 +9724,7 @@ export class ViewAsRealBackward0 extends Node {
   }
 }
 
-/** Backward of `view_as_complex` (derivatives.yaml:1390). */
+/** Backward of `view_as_complex` (derivatives.yaml:1398). */
 export class ViewAsComplexBackward0 extends Node {
 
   name(): string {
@@ -9672,7 +9740,7 @@ export class ViewAsComplexBackward0 extends Node {
   }
 }
 
-/** Backward of `angle` (derivatives.yaml:1393). */
+/** Backward of `angle` (derivatives.yaml:1401). */
 export class AngleBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9694,7 +9762,7 @@ export class AngleBackward0 extends Node {
   }
 }
 
-/** Backward of `polar` (derivatives.yaml:1396). */
+/** Backward of `polar` (derivatives.yaml:1404). */
 export class PolarBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -9717,7 +9785,7 @@ export class PolarBackward0 extends Node {
   }
 }
 
-/** Backward of `addmv` (derivatives.yaml:1401). */
+/** Backward of `addmv` (derivatives.yaml:1409). */
 export class AddmvBackward0 extends Node {
   beta_!: Parameters<AtenOps['addmv']['call']>[3];
   vec_: SavedVariable = NONE;
@@ -9748,7 +9816,7 @@ export class AddmvBackward0 extends Node {
   }
 }
 
-/** Backward of `vdot` (derivatives.yaml:1406). */
+/** Backward of `vdot` (derivatives.yaml:1414). */
 export class VdotBackward0 extends Node {
   other_: SavedVariable = NONE;
   self_: SavedVariable = NONE;
@@ -9774,7 +9842,7 @@ export class VdotBackward0 extends Node {
   }
 }
 
-/** Backward of `addr` (derivatives.yaml:1410). */
+/** Backward of `addr` (derivatives.yaml:1418). */
 export class AddrBackward0 extends Node {
   beta_!: Parameters<AtenOps['addr']['call']>[3];
   vec2_: SavedVariable = NONE;
@@ -9805,7 +9873,7 @@ export class AddrBackward0 extends Node {
   }
 }
 
-/** Backward of `addbmm` (derivatives.yaml:1415). */
+/** Backward of `addbmm` (derivatives.yaml:1423). */
 export class AddbmmBackward0 extends Node {
   beta_!: Parameters<AtenOps['addbmm']['call']>[3];
   batch2_: SavedVariable = NONE;
@@ -9840,7 +9908,7 @@ export class AddbmmBackward0 extends Node {
   }
 }
 
-/** Backward of `renorm` (derivatives.yaml:1420). */
+/** Backward of `renorm` (derivatives.yaml:1428). */
 export class RenormBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['renorm']['call']>[1];
@@ -9868,7 +9936,7 @@ export class RenormBackward0 extends Node {
   }
 }
 
-/** Backward of `_pdist_forward` (derivatives.yaml:1423). */
+/** Backward of `_pdist_forward` (derivatives.yaml:1431). */
 export class PdistBackward0 extends Node {
   self_: SavedVariable = NONE;
   p_!: Parameters<AtenOps['_pdist_forward']['call']>[1];
@@ -9895,7 +9963,7 @@ export class PdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_euclidean_dist` (derivatives.yaml:1426). */
+/** Backward of `_euclidean_dist` (derivatives.yaml:1434). */
 export class EuclideanDistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9924,7 +9992,7 @@ export class EuclideanDistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_forward` (derivatives.yaml:1430). */
+/** Backward of `_cdist_forward` (derivatives.yaml:1438). */
 export class CdistBackward0 extends Node {
   x1_: SavedVariable = NONE;
   x2_: SavedVariable = NONE;
@@ -9959,7 +10027,7 @@ export class CdistBackward0 extends Node {
   }
 }
 
-/** Backward of `_cdist_backward` (derivatives.yaml:1434). */
+/** Backward of `_cdist_backward` (derivatives.yaml:1442). */
 export class CdistBackwardBackward0 extends Node {
 
   name(): string {
@@ -9974,7 +10042,7 @@ export class CdistBackwardBackward0 extends Node {
   }
 }
 
-/** Backward of `special_entr` (derivatives.yaml:1440). */
+/** Backward of `special_entr` (derivatives.yaml:1448). */
 export class SpecialEntrBackward0 extends Node {
   self_: SavedVariable = NONE;
 
@@ -9996,7 +10064,7 @@ export class SpecialEntrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_ndtri` (derivatives.yaml:1443). */
+/** Backward of `special_ndtri` (derivatives.yaml:1451). */
 export class SpecialNdtriBackward0 extends Node {
   result_: SavedVariable = NONE;
 
@@ -10018,7 +10086,7 @@ export class SpecialNdtriBackward0 extends Node {
   }
 }
 
-/** Backward of `special_log_ndtr` (derivatives.yaml:1446). */
+/** Backward of `special_log_ndtr` (derivatives.yaml:1454). */
 export class SpecialLogNdtrBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -10043,7 +10111,7 @@ export class SpecialLogNdtrBackward0 extends Node {
   }
 }
 
-/** Backward of `special_erfcx` (derivatives.yaml:1449). */
+/** Backward of `special_erfcx` (derivatives.yaml:1457). */
 export class SpecialErfcxBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -10068,7 +10136,7 @@ export class SpecialErfcxBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i0e` (derivatives.yaml:1452). */
+/** Backward of `special_i0e` (derivatives.yaml:1460). */
 export class SpecialI0EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -10093,7 +10161,7 @@ export class SpecialI0EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_i1` (derivatives.yaml:1455). */
+/** Backward of `special_i1` (derivatives.yaml:1463). */
 export class SpecialI1Backward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -10118,7 +10186,7 @@ export class SpecialI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_i1e` (derivatives.yaml:1458). */
+/** Backward of `special_i1e` (derivatives.yaml:1466). */
 export class SpecialI1EBackward0 extends Node {
   self_: SavedVariable = NONE;
   result_: SavedVariable = NONE;
@@ -10143,7 +10211,7 @@ export class SpecialI1EBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py` (derivatives.yaml:1461). */
+/** Backward of `special_xlog1py` (derivatives.yaml:1469). */
 export class SpecialXlog1PyBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -10169,7 +10237,7 @@ export class SpecialXlog1PyBackward0 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1465). */
+/** Backward of `special_xlog1py.self_scalar` (derivatives.yaml:1473). */
 export class SpecialXlog1PyBackward1 extends Node {
   self_!: Parameters<AtenOps['special_xlog1py_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -10193,7 +10261,7 @@ export class SpecialXlog1PyBackward1 extends Node {
   }
 }
 
-/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1468). */
+/** Backward of `special_xlog1py.other_scalar` (derivatives.yaml:1476). */
 export class SpecialXlog1PyBackward2 extends Node {
   self_: SavedVariable = NONE;
   other_!: Parameters<AtenOps['special_xlog1py_other_scalar']['call']>[1];
@@ -10217,7 +10285,7 @@ export class SpecialXlog1PyBackward2 extends Node {
   }
 }
 
-/** Backward of `special_zeta` (derivatives.yaml:1471). */
+/** Backward of `special_zeta` (derivatives.yaml:1479). */
 export class SpecialZetaBackward0 extends Node {
   self_: SavedVariable = NONE;
   other_: SavedVariable = NONE;
@@ -10243,7 +10311,7 @@ export class SpecialZetaBackward0 extends Node {
   }
 }
 
-/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1475). */
+/** Backward of `special_zeta.self_scalar` (derivatives.yaml:1483). */
 export class SpecialZetaBackward1 extends Node {
   self_!: Parameters<AtenOps['special_zeta_self_scalar']['call']>[0];
   other_: SavedVariable = NONE;
@@ -10267,7 +10335,7 @@ export class SpecialZetaBackward1 extends Node {
   }
 }
 
-/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1478). */
+/** Backward of `special_zeta.other_scalar` (derivatives.yaml:1486). */
 export class SpecialZetaBackward2 extends Node {
 
   name(): string {
@@ -10283,7 +10351,7 @@ export class SpecialZetaBackward2 extends Node {
   }
 }
 
-/** Backward of `special_airy_ai` (derivatives.yaml:1481). */
+/** Backward of `special_airy_ai` (derivatives.yaml:1489). */
 export class SpecialAiryAiBackward0 extends Node {
 
   name(): string {
@@ -10298,7 +10366,7 @@ export class SpecialAiryAiBackward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j0` (derivatives.yaml:1484). */
+/** Backward of `special_bessel_j0` (derivatives.yaml:1492). */
 export class SpecialBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -10313,7 +10381,7 @@ export class SpecialBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_j1` (derivatives.yaml:1487). */
+/** Backward of `special_bessel_j1` (derivatives.yaml:1495). */
 export class SpecialBesselJ1Backward0 extends Node {
 
   name(): string {
@@ -10328,7 +10396,7 @@ export class SpecialBesselJ1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y0` (derivatives.yaml:1490). */
+/** Backward of `special_bessel_y0` (derivatives.yaml:1498). */
 export class SpecialBesselY0Backward0 extends Node {
 
   name(): string {
@@ -10343,7 +10411,7 @@ export class SpecialBesselY0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_bessel_y1` (derivatives.yaml:1493). */
+/** Backward of `special_bessel_y1` (derivatives.yaml:1501). */
 export class SpecialBesselY1Backward0 extends Node {
 
   name(): string {
@@ -10358,7 +10426,7 @@ export class SpecialBesselY1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1496). */
+/** Backward of `special_modified_bessel_i0` (derivatives.yaml:1504). */
 export class SpecialModifiedBesselI0Backward0 extends Node {
 
   name(): string {
@@ -10373,7 +10441,7 @@ export class SpecialModifiedBesselI0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1499). */
+/** Backward of `special_modified_bessel_i1` (derivatives.yaml:1507). */
 export class SpecialModifiedBesselI1Backward0 extends Node {
 
   name(): string {
@@ -10388,7 +10456,7 @@ export class SpecialModifiedBesselI1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1502). */
+/** Backward of `special_modified_bessel_k0` (derivatives.yaml:1510). */
 export class SpecialModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10403,7 +10471,7 @@ export class SpecialModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1505). */
+/** Backward of `special_modified_bessel_k1` (derivatives.yaml:1513). */
 export class SpecialModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10418,7 +10486,7 @@ export class SpecialModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1508). */
+/** Backward of `special_scaled_modified_bessel_k0` (derivatives.yaml:1516). */
 export class SpecialScaledModifiedBesselK0Backward0 extends Node {
 
   name(): string {
@@ -10433,7 +10501,7 @@ export class SpecialScaledModifiedBesselK0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1511). */
+/** Backward of `special_scaled_modified_bessel_k1` (derivatives.yaml:1519). */
 export class SpecialScaledModifiedBesselK1Backward0 extends Node {
 
   name(): string {
@@ -10448,7 +10516,7 @@ export class SpecialScaledModifiedBesselK1Backward0 extends Node {
   }
 }
 
-/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1514). */
+/** Backward of `special_spherical_bessel_j0` (derivatives.yaml:1522). */
 export class SpecialSphericalBesselJ0Backward0 extends Node {
 
   name(): string {
@@ -10463,7 +10531,7 @@ export class SpecialSphericalBesselJ0Backward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1517). */
+/** Backward of `special_chebyshev_polynomial_t` (derivatives.yaml:1525). */
 export class SpecialChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10478,7 +10546,7 @@ export class SpecialChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1521). */
+/** Backward of `special_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1529). */
 export class SpecialChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10493,7 +10561,7 @@ export class SpecialChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1524). */
+/** Backward of `special_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1532). */
 export class SpecialChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10508,7 +10576,7 @@ export class SpecialChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1527). */
+/** Backward of `special_chebyshev_polynomial_u` (derivatives.yaml:1535). */
 export class SpecialChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10523,7 +10591,7 @@ export class SpecialChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1531). */
+/** Backward of `special_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1539). */
 export class SpecialChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10538,7 +10606,7 @@ export class SpecialChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1534). */
+/** Backward of `special_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1542). */
 export class SpecialChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10553,7 +10621,7 @@ export class SpecialChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1537). */
+/** Backward of `special_chebyshev_polynomial_v` (derivatives.yaml:1545). */
 export class SpecialChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10568,7 +10636,7 @@ export class SpecialChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1541). */
+/** Backward of `special_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1549). */
 export class SpecialChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10583,7 +10651,7 @@ export class SpecialChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1544). */
+/** Backward of `special_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1552). */
 export class SpecialChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10598,7 +10666,7 @@ export class SpecialChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1547). */
+/** Backward of `special_chebyshev_polynomial_w` (derivatives.yaml:1555). */
 export class SpecialChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10613,7 +10681,7 @@ export class SpecialChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1551). */
+/** Backward of `special_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1559). */
 export class SpecialChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10628,7 +10696,7 @@ export class SpecialChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1554). */
+/** Backward of `special_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1562). */
 export class SpecialChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -10643,7 +10711,7 @@ export class SpecialChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1557). */
+/** Backward of `special_hermite_polynomial_h` (derivatives.yaml:1565). */
 export class SpecialHermitePolynomialHBackward0 extends Node {
 
   name(): string {
@@ -10658,7 +10726,7 @@ export class SpecialHermitePolynomialHBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1561). */
+/** Backward of `special_hermite_polynomial_h.x_scalar` (derivatives.yaml:1569). */
 export class SpecialHermitePolynomialHBackward1 extends Node {
 
   name(): string {
@@ -10673,7 +10741,7 @@ export class SpecialHermitePolynomialHBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1564). */
+/** Backward of `special_hermite_polynomial_h.n_scalar` (derivatives.yaml:1572). */
 export class SpecialHermitePolynomialHBackward2 extends Node {
 
   name(): string {
@@ -10688,7 +10756,7 @@ export class SpecialHermitePolynomialHBackward2 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1567). */
+/** Backward of `special_hermite_polynomial_he` (derivatives.yaml:1575). */
 export class SpecialHermitePolynomialHeBackward0 extends Node {
 
   name(): string {
@@ -10703,7 +10771,7 @@ export class SpecialHermitePolynomialHeBackward0 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1571). */
+/** Backward of `special_hermite_polynomial_he.x_scalar` (derivatives.yaml:1579). */
 export class SpecialHermitePolynomialHeBackward1 extends Node {
 
   name(): string {
@@ -10718,7 +10786,7 @@ export class SpecialHermitePolynomialHeBackward1 extends Node {
   }
 }
 
-/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1574). */
+/** Backward of `special_hermite_polynomial_he.n_scalar` (derivatives.yaml:1582). */
 export class SpecialHermitePolynomialHeBackward2 extends Node {
 
   name(): string {
@@ -10733,7 +10801,7 @@ export class SpecialHermitePolynomialHeBackward2 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1577). */
+/** Backward of `special_laguerre_polynomial_l` (derivatives.yaml:1585). */
 export class SpecialLaguerrePolynomialLBackward0 extends Node {
 
   name(): string {
@@ -10748,7 +10816,7 @@ export class SpecialLaguerrePolynomialLBackward0 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1581). */
+/** Backward of `special_laguerre_polynomial_l.x_scalar` (derivatives.yaml:1589). */
 export class SpecialLaguerrePolynomialLBackward1 extends Node {
 
   name(): string {
@@ -10763,7 +10831,7 @@ export class SpecialLaguerrePolynomialLBackward1 extends Node {
   }
 }
 
-/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1584). */
+/** Backward of `special_laguerre_polynomial_l.n_scalar` (derivatives.yaml:1592). */
 export class SpecialLaguerrePolynomialLBackward2 extends Node {
 
   name(): string {
@@ -10778,7 +10846,7 @@ export class SpecialLaguerrePolynomialLBackward2 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1587). */
+/** Backward of `special_legendre_polynomial_p` (derivatives.yaml:1595). */
 export class SpecialLegendrePolynomialPBackward0 extends Node {
 
   name(): string {
@@ -10793,7 +10861,7 @@ export class SpecialLegendrePolynomialPBackward0 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1591). */
+/** Backward of `special_legendre_polynomial_p.x_scalar` (derivatives.yaml:1599). */
 export class SpecialLegendrePolynomialPBackward1 extends Node {
 
   name(): string {
@@ -10808,7 +10876,7 @@ export class SpecialLegendrePolynomialPBackward1 extends Node {
   }
 }
 
-/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1594). */
+/** Backward of `special_legendre_polynomial_p.n_scalar` (derivatives.yaml:1602). */
 export class SpecialLegendrePolynomialPBackward2 extends Node {
 
   name(): string {
@@ -10823,7 +10891,7 @@ export class SpecialLegendrePolynomialPBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1597). */
+/** Backward of `special_shifted_chebyshev_polynomial_t` (derivatives.yaml:1605). */
 export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
 
   name(): string {
@@ -10838,7 +10906,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1601). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.x_scalar` (derivatives.yaml:1609). */
 export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
 
   name(): string {
@@ -10853,7 +10921,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1604). */
+/** Backward of `special_shifted_chebyshev_polynomial_t.n_scalar` (derivatives.yaml:1612). */
 export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
 
   name(): string {
@@ -10868,7 +10936,7 @@ export class SpecialShiftedChebyshevPolynomialTBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1607). */
+/** Backward of `special_shifted_chebyshev_polynomial_u` (derivatives.yaml:1615). */
 export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
 
   name(): string {
@@ -10883,7 +10951,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1611). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.x_scalar` (derivatives.yaml:1619). */
 export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
 
   name(): string {
@@ -10898,7 +10966,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1614). */
+/** Backward of `special_shifted_chebyshev_polynomial_u.n_scalar` (derivatives.yaml:1622). */
 export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
 
   name(): string {
@@ -10913,7 +10981,7 @@ export class SpecialShiftedChebyshevPolynomialUBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1617). */
+/** Backward of `special_shifted_chebyshev_polynomial_v` (derivatives.yaml:1625). */
 export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
 
   name(): string {
@@ -10928,7 +10996,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1621). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.x_scalar` (derivatives.yaml:1629). */
 export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
 
   name(): string {
@@ -10943,7 +11011,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1624). */
+/** Backward of `special_shifted_chebyshev_polynomial_v.n_scalar` (derivatives.yaml:1632). */
 export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
 
   name(): string {
@@ -10958,7 +11026,7 @@ export class SpecialShiftedChebyshevPolynomialVBackward2 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1627). */
+/** Backward of `special_shifted_chebyshev_polynomial_w` (derivatives.yaml:1635). */
 export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
 
   name(): string {
@@ -10973,7 +11041,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward0 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1631). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.x_scalar` (derivatives.yaml:1639). */
 export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
 
   name(): string {
@@ -10988,7 +11056,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward1 extends Node {
   }
 }
 
-/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1634). */
+/** Backward of `special_shifted_chebyshev_polynomial_w.n_scalar` (derivatives.yaml:1642). */
 export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
 
   name(): string {
@@ -11003,7 +11071,7 @@ export class SpecialShiftedChebyshevPolynomialWBackward2 extends Node {
   }
 }
 
-/** Backward of `_fft_r2c` (derivatives.yaml:1638). */
+/** Backward of `_fft_r2c` (derivatives.yaml:1646). */
 export class FftR2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_r2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_r2c']['call']>[2];
@@ -11027,7 +11095,7 @@ export class FftR2CBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2r` (derivatives.yaml:1641). */
+/** Backward of `_fft_c2r` (derivatives.yaml:1649). */
 export class FftC2RBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2r']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2r']['call']>[2];
@@ -11047,7 +11115,7 @@ export class FftC2RBackward0 extends Node {
   }
 }
 
-/** Backward of `_fft_c2c` (derivatives.yaml:1644). */
+/** Backward of `_fft_c2c` (derivatives.yaml:1652). */
 export class FftC2CBackward0 extends Node {
   dim_!: Parameters<AtenOps['_fft_c2c']['call']>[1];
   normalization_!: Parameters<AtenOps['_fft_c2c']['call']>[2];
@@ -11069,7 +11137,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4943). */
+/** Backward of `expand_copy` (derivatives.yaml:4953). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -11087,7 +11155,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4949). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4959). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -11111,7 +11179,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4955). */
+/** Backward of `alias_copy` (derivatives.yaml:4965). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -11127,7 +11195,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4961). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4971). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -11155,7 +11223,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:4967). */
+/** Backward of `permute_copy` (derivatives.yaml:4977). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -11173,7 +11241,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:4973). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:4983). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -11194,7 +11262,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:4979). */
+/** Backward of `squeeze_copy` (derivatives.yaml:4989). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -11212,7 +11280,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:4985). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:4995). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -11230,7 +11298,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:4991). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:5001). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -11248,7 +11316,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:4997). */
+/** Backward of `t_copy` (derivatives.yaml:5007). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -11264,7 +11332,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:5003). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:5013). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -11284,7 +11352,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:5009). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:5019). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -11302,7 +11370,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:5015). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:5025). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -11321,7 +11389,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:5021). */
+/** Backward of `view_copy` (derivatives.yaml:5031). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -11339,7 +11407,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:5027). */
+/** Backward of `unfold_copy` (derivatives.yaml:5037). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];
@@ -14199,6 +14267,36 @@ export function autogradKernels(ops: AtenOps) {
     gradFn.groups_ = groups;
     if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
     const result = ops._conv2d_backward_weight.redispatch(belowAutograd(ks), gradOutput, input, weight, stride, padding, dilation, groups);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _conv3d_backward_input: kernel('_conv3d_backward_input', (ks, gradOutput, input, weight, stride, padding, dilation, groups) => {
+    const rg = anyRequiresGrad(gradOutput, input, weight);
+    if (!rg) return ops._conv3d_backward_input.redispatch(belowAutograd(ks), gradOutput, input, weight, stride, padding, dilation, groups);
+    const gradFn = new Conv3DBackwardInputBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(weight)]);
+    gradFn.weight_ = new SavedVariable(weight, false);
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.dilation_ = dilation;
+    gradFn.groups_ = groups;
+    if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    const result = ops._conv3d_backward_input.redispatch(belowAutograd(ks), gradOutput, input, weight, stride, padding, dilation, groups);
+    setHistory(result, gradFn, 0);
+    return result;
+  }),
+  _conv3d_backward_weight: kernel('_conv3d_backward_weight', (ks, gradOutput, input, weight, stride, padding, dilation, groups) => {
+    const rg = anyRequiresGrad(gradOutput, input, weight);
+    if (!rg) return ops._conv3d_backward_weight.redispatch(belowAutograd(ks), gradOutput, input, weight, stride, padding, dilation, groups);
+    const gradFn = new Conv3DBackwardWeightBackward0();
+    gradFn.setNextEdges([gradientEdge(gradOutput), gradientEdge(input)]);
+    gradFn.input_ = new SavedVariable(input, false);
+    gradFn.stride_ = stride;
+    gradFn.padding_ = padding;
+    gradFn.dilation_ = dilation;
+    gradFn.groups_ = groups;
+    if (gradFn.hasEdge(1)) gradFn.grad_output_ = new SavedVariable(gradOutput, false);
+    const result = ops._conv3d_backward_weight.redispatch(belowAutograd(ks), gradOutput, input, weight, stride, padding, dilation, groups);
     setHistory(result, gradFn, 0);
     return result;
   }),

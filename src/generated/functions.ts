@@ -8348,6 +8348,100 @@ function bad__conv2d_backward_weight(a: readonly unknown[]): never {
   ], false, SIGS__conv2d_backward_weight);
 }
 
+const SIGS__conv3d_backward_input = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
+
+/** `torch._conv3d_backward_input`: `_conv3d_backward_input`. */
+export function _conv3d_backward_input(gradOutput: Tensor, options: { input: Tensor; weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_input(gradOutput: Tensor, input: Tensor, options: { weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { groups: number }): Tensor;
+export function _conv3d_backward_input(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
+export function _conv3d_backward_input(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conv3d_backward_input", a[--n] as Kw);
+  // _conv3d_backward_input
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","weight","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isInt(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number[] = toIntListN(p[3], 3);
+      const v4: number[] = toIntListN(p[4], 3);
+      const v5: number[] = toIntListN(p[5], 3);
+      const v6: number = p[6] as number;
+      if (o !== undefined) checkKw("_conv3d_backward_input", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
+      return at._conv3d_backward_input(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad__conv3d_backward_input(a);
+}
+
+function bad__conv3d_backward_input(a: readonly unknown[]): never {
+  return badCall("_conv3d_backward_input", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS__conv3d_backward_input);
+}
+
+const SIGS__conv3d_backward_weight = ["(Tensor grad_output, Tensor input, Tensor weight, tuple of ints stride, tuple of ints padding, tuple of ints dilation, int groups)"];
+
+/** `torch._conv3d_backward_weight`: `_conv3d_backward_weight`. */
+export function _conv3d_backward_weight(gradOutput: Tensor, options: { input: Tensor; weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_weight(gradOutput: Tensor, input: Tensor, options: { weight: Tensor; stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, options: { stride: number | readonly number[]; padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], options: { padding: number | readonly number[]; dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], options: { dilation: number | readonly number[]; groups: number }): Tensor;
+export function _conv3d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], options: { groups: number }): Tensor;
+export function _conv3d_backward_weight(gradOutput: Tensor, input: Tensor, weight: Tensor, stride: number | readonly number[], padding: number | readonly number[], dilation: number | readonly number[], groups: number): Tensor;
+export function _conv3d_backward_weight(...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("_conv3d_backward_weight", a[--n] as Kw);
+  // _conv3d_backward_weight
+  {
+    const p = o === undefined || n >= 7 ? a : kwPositional(a, n, o, ["grad_output","input","weight","stride","padding","dilation","groups"]);
+    const m = p === a ? n : p.length;
+    if (m === 7 && isTensor(p[0]) && isTensor(p[1]) && isTensor(p[2]) && (isInt(p[3]) || isIntList(p[3])) && (isInt(p[4]) || isIntList(p[4])) && (isInt(p[5]) || isIntList(p[5])) && isInt(p[6])) {
+      const v0: Tensor = p[0] as Tensor;
+      const v1: Tensor = p[1] as Tensor;
+      const v2: Tensor = p[2] as Tensor;
+      const v3: number[] = toIntListN(p[3], 3);
+      const v4: number[] = toIntListN(p[4], 3);
+      const v5: number[] = toIntListN(p[5], 3);
+      const v6: number = p[6] as number;
+      if (o !== undefined) checkKw("_conv3d_backward_weight", o, ["grad_output","input","weight","stride","padding","dilation","groups"], ["grad_output","input","weight","stride","padding","dilation","groups"], n);
+      return at._conv3d_backward_weight(v0, v1, v2, v3, v4, v5, v6);
+    }
+  }
+  return bad__conv3d_backward_weight(a);
+}
+
+function bad__conv3d_backward_weight(a: readonly unknown[]): never {
+  return badCall("_conv3d_backward_weight", a, [
+    { name: "grad_output", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "input", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "weight", type: "Tensor", check: (v) => isTensor(v), optional: false, kwOnly: false },
+    { name: "stride", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "padding", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "dilation", type: "tuple of ints", check: (v) => (isInt(v) || isIntList(v)), optional: false, kwOnly: false, list: 'int' },
+    { name: "groups", type: "int", check: (v) => isInt(v), optional: false, kwOnly: false },
+  ], false, SIGS__conv3d_backward_weight);
+}
+
 const SIGS_conv1d = ["(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., tuple of ints padding = ..., tuple of ints dilation = ..., int groups = 1)","(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = ..., str padding = ..., tuple of ints dilation = ..., int groups = 1)"];
 
 /** `torch.conv1d`: `conv1d`, `conv1d.padding`. */

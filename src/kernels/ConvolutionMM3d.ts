@@ -14,8 +14,12 @@
 // with depth moved next to the batch. The gradients follow the same way: the weight gradient is the 2-d one
 // of X'; the input gradient is the 2-d one of X' folded back (foldDepth, an index_add at the same depths,
 // the adjoint of the index_select). A transposed 3-d convolution is a 2-d transposed one per input plane,
-// whose kD output planes (channels co·kD + a) are added at depths id·sd + a·dd − pd.
+// whose kD output planes (channels co·kD + a) are added at depths id·sd + a·dd − pd. The two gradients are
+// the operators `_conv3d_backward_input` / `_conv3d_backward_weight` (as Note [conv2d backward as operators]):
+// their CPU kernels run the unfolded 2-d ones, and a device registers its own (webgpu: an implicit GEMM over
+// three spatial dims).
 
+import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType } from '../c10/ScalarType.js';
 import { aten } from '../generated/Operators.js';
 import * as at from '../generated/TensorBody.js';
@@ -164,4 +168,45 @@ export function conv3dBackwardWeight(grad: Tensor, input: Tensor, weight: Tensor
   const w2 = at.reshape(weight, [o, cg * kD, kH, kW]);
   const gw2 = aten()._conv2d_backward_weight.call(g2, x2, w2, p.stride.slice(1), p.padding.slice(1), p.dilation.slice(1), p.groups);
   return at.reshape(gw2, [...weight.sizes]);
+}
+
+/** Stride, padding, dilation of `_conv3d_backward_*`'s arguments: one int or three per list. */
+function params3(stride: number[] | number, padding: number[] | number, dilation: number[] | number, groups: number): Conv3dParams {
+  const three = (v: number[] | number): number[] => {
+    const l = typeof v === 'number' ? [v] : v;
+    return l.length === 1 ? [l[0]!, l[0]!, l[0]!] : [...l];
+  };
+  return { stride: three(stride), padding: three(padding), dilation: three(dilation), outputPadding: [0, 0, 0], groups };
+}
+
+/** `_conv3d_backward_input(grad_output, input, weight, stride, padding, dilation, groups)`: d loss / d input. */
+export function conv3dBackwardInputKernel(
+  _ks: DispatchKeySet,
+  gradOutput: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[] | number,
+  padding: number[] | number,
+  dilation: number[] | number,
+  groups: number,
+): Tensor {
+  if (gradOutput.isMeta() || input.isMeta() || weight.isMeta())
+    return newStrided([...input.sizes], contiguousStrides(input.sizes), input.scalarType, input.device);
+  return conv3dBackwardInput(gradOutput, input, weight, params3(stride, padding, dilation, groups));
+}
+
+/** `_conv3d_backward_weight(grad_output, input, weight, stride, padding, dilation, groups)`: d loss / d weight. */
+export function conv3dBackwardWeightKernel(
+  _ks: DispatchKeySet,
+  gradOutput: Tensor,
+  input: Tensor,
+  weight: Tensor,
+  stride: number[] | number,
+  padding: number[] | number,
+  dilation: number[] | number,
+  groups: number,
+): Tensor {
+  if (gradOutput.isMeta() || input.isMeta() || weight.isMeta())
+    return newStrided([...weight.sizes], contiguousStrides(weight.sizes), weight.scalarType, weight.device);
+  return conv3dBackwardWeight(gradOutput, input, weight, params3(stride, padding, dilation, groups));
 }

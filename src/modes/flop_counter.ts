@@ -101,14 +101,22 @@ export const flop_registry: ReadonlyMap<string, { key: string; formula: FlopForm
     },
   ],
   // See Note [FLOPs of aten-ts's conv2d backward].
-  [
-    'aten._conv2d_backward_input',
-    { key: 'aten.convolution_backward', formula: (a, _k, out) => convFlopCount(a[0] as Shape, a[2] as Shape, out as Shape, true) },
-  ],
-  [
-    'aten._conv2d_backward_weight',
-    { key: 'aten.convolution_backward', formula: (a, _k, out) => convFlopCount(tr(a[1] as Shape), tr(a[0] as Shape), tr(out as Shape)) },
-  ],
+  ...['2d', '3d'].flatMap((d) => [
+    [
+      `aten._conv${d}_backward_input`,
+      {
+        key: 'aten.convolution_backward',
+        formula: ((a, _k, out) => convFlopCount(a[0] as Shape, a[2] as Shape, out as Shape, true)) as FlopFormula,
+      },
+    ] as const,
+    [
+      `aten._conv${d}_backward_weight`,
+      {
+        key: 'aten.convolution_backward',
+        formula: ((a, _k, out) => convFlopCount(tr(a[1] as Shape), tr(a[0] as Shape), tr(out as Shape))) as FlopFormula,
+      },
+    ] as const,
+  ]),
   ...['aten._scaled_dot_product_efficient_attention', 'aten._scaled_dot_product_flash_attention'].map(
     (name) => [name, { key: name, formula: ((a) => sdpaFlopCount(a[0] as Shape, a[1] as Shape, a[2] as Shape)) as FlopFormula }] as const,
   ),

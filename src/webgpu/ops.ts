@@ -10,11 +10,27 @@ import { pointwiseKernels } from './kernels/BinaryOps.js';
 import { integerKernels } from './kernels/IntegerOps.js';
 import { kindOf } from './kernels/TypeProperties.js';
 import { reduceSum, reducedDims, reductionKernels } from './kernels/ReduceOps.js';
-import { conv2dBackwardInput, conv2dBackwardWeight, convolution } from './kernels/Convolution.js';
+import {
+  conv2dBackwardInput,
+  conv2dBackwardWeight,
+  conv3dBackwardInput,
+  conv3dBackwardWeight,
+  convolution,
+} from './kernels/Convolution.js';
 import { nllLoss, nllLossBackward } from './kernels/LossNLL.js';
-import { maxPool2dWithIndices, maxPool2dWithIndicesBackward } from './kernels/Pooling.js';
-import { avgPool2d, avgPool2dBackward } from './kernels/AveragePool2d.js';
-import { adaptiveAvgPool2d, adaptiveAvgPool2dBackward } from './kernels/AdaptiveAveragePooling.js';
+import {
+  maxPool2dWithIndices,
+  maxPool2dWithIndicesBackward,
+  maxPool3dWithIndices,
+  maxPool3dWithIndicesBackward,
+} from './kernels/Pooling.js';
+import { avgPool2d, avgPool2dBackward, avgPool3d, avgPool3dBackward } from './kernels/AveragePool2d.js';
+import {
+  adaptiveAvgPool2d,
+  adaptiveAvgPool2dBackward,
+  adaptiveAvgPool3d,
+  adaptiveAvgPool3dBackward,
+} from './kernels/AdaptiveAveragePooling.js';
 import { softmax, softmaxBackward } from './kernels/SoftMax.js';
 import { bmm } from './kernels/LinearAlgebra.js';
 import { embedding, gather, indexSelect, scatter, scatterAdd } from './kernels/Indexing.js';
@@ -143,9 +159,9 @@ function networkKernels(rt: WebGPURuntime): [string, (...args: never[]) => unkno
   const noF16 = (): boolean => !rt.features.shaderF16;
   return networkKernels32(rt).map(([name, k]) => [
     name,
-    /^(convolution|_conv2d|avg_pool2d|_adaptive_avg_pool2d)/.test(name)
+    /^(convolution|_conv[23]d|avg_pool[23]d|_adaptive_avg_pool[23]d)/.test(name)
       ? viaFloat32(rt, k, noF16)
-      : /^(max_pool2d|nll_loss)/.test(name)
+      : /^(max_pool[23]d|nll_loss)/.test(name)
         ? viaFloat32(rt, k)
         : k, // softmax / log_softmax take float16 themselves (their dtype argument)
   ]);
@@ -161,6 +177,8 @@ function networkKernels32(rt: WebGPURuntime): [string, (...args: never[]) => unk
     ],
     ['_conv2d_backward_input', ((...a: Conv) => conv2dBackwardInput(rt, ...a)) as never],
     ['_conv2d_backward_weight', ((...a: Conv) => conv2dBackwardWeight(rt, ...a)) as never],
+    ['_conv3d_backward_input', ((...a: Conv) => conv3dBackwardInput(rt, ...a)) as never],
+    ['_conv3d_backward_weight', ((...a: Conv) => conv3dBackwardWeight(rt, ...a)) as never],
     [
       'max_pool2d_with_indices',
       ((x: Tensor, k: number[], s: number[], p: number[], d: number[], c: boolean) => maxPool2dWithIndices(rt, x, k, s, p, d, c)) as never,
@@ -182,6 +200,7 @@ function networkKernels32(rt: WebGPURuntime): [string, (...args: never[]) => unk
     ],
     ['_adaptive_avg_pool2d', ((x: Tensor, size: number[]) => adaptiveAvgPool2d(rt, x, size)) as never],
     ['_adaptive_avg_pool2d_backward', ((g: Tensor, x: Tensor) => adaptiveAvgPool2dBackward(rt, g, x)) as never],
+    ...pool3dKernels(rt),
     ['softmax.int', ((x: Tensor, dim: number, dt: ScalarType | null) => softmax(rt, false, x, dim, dt)) as never],
     ['log_softmax.int', ((x: Tensor, dim: number, dt: ScalarType | null) => softmax(rt, true, x, dim, dt)) as never],
     ['_softmax_backward_data', ((g: Tensor, y: Tensor, dim: number) => softmaxBackward(rt, false, g, y, dim)) as never],
@@ -192,6 +211,23 @@ function networkKernels32(rt: WebGPURuntime): [string, (...args: never[]) => unk
       ((g: Tensor, x: Tensor, t: Tensor, w: Tensor | null, r: number, ig: number) =>
         nllLossBackward(rt, g, x, t, w, Number(r), Number(ig))) as never,
     ],
+  ];
+}
+
+/** The 3-d pooling kernels (the 2-d ones' shaders with a depth: Note [One pooling skeleton for 2-d and 3-d]). */
+function pool3dKernels(rt: WebGPURuntime): [string, (...args: never[]) => unknown][] {
+  type Max = [number[], number[], number[], number[], boolean];
+  type Avg = [number[], number[], number[], boolean, boolean, number | null];
+  return [
+    ['max_pool3d_with_indices', ((x: Tensor, ...a: Max) => maxPool3dWithIndices(rt, x, ...a)) as never],
+    [
+      'max_pool3d_with_indices_backward',
+      ((g: Tensor, x: Tensor, ...a: [...Max, Tensor]) => maxPool3dWithIndicesBackward(rt, g, x, ...a)) as never,
+    ],
+    ['avg_pool3d', ((x: Tensor, ...a: Avg) => avgPool3d(rt, x, ...a)) as never],
+    ['avg_pool3d_backward', ((g: Tensor, x: Tensor, ...a: Avg) => avgPool3dBackward(rt, g, x, ...a)) as never],
+    ['_adaptive_avg_pool3d', ((x: Tensor, size: number[]) => adaptiveAvgPool3d(rt, x, size)) as never],
+    ['_adaptive_avg_pool3d_backward', ((g: Tensor, x: Tensor) => adaptiveAvgPool3dBackward(rt, g, x)) as never],
   ];
 }
 

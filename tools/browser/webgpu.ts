@@ -12,6 +12,7 @@ import { runHalf2Checks } from './webgpu_half2.js';
 import { runIntegerChecks } from './webgpu_integers.js';
 import { runIndexingChecks } from './webgpu_indexing.js';
 import { runNetworkChecks } from './webgpu_network.js';
+import { runNetwork3dChecks } from './webgpu_network3d.js';
 import { runOpinfoChecks } from './webgpu_opinfo.js';
 import { runOptimChecks } from './webgpu_optim.js';
 import { runMemoryChecks } from './webgpu_memory.js';
@@ -200,6 +201,7 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = '', hos
 
   await runFallbackChecks(aten, webgpu, { check, input, against });
   await runNetworkChecks(aten, { check, input, against });
+  await runNetwork3dChecks(aten, { check, input, against });
   await runHalfChecks(aten, webgpu, { check, input, against });
   await runHalf2Checks(aten, { check, input, against });
   await runTransformerChecks(aten, webgpu, { check, input, against });

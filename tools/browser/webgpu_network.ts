@@ -15,15 +15,12 @@ export interface NetworkHelpers {
   readonly against: (dev: Tensor, cpu: Tensor, tol: number) => Promise<number>;
 }
 
-export async function runNetworkChecks(aten: Aten, { check, input, against }: NetworkHelpers): Promise<void> {
-  const { torch, nn } = aten;
-  const F = nn.functional;
-
-  /**
-   * Runs `fn` on CPU leaves and on their webgpu copies, backward of `sum(out * c)` (c fixed), and compares the
-   * output and every leaf's gradient; returns the worst relative difference.
-   */
-  const withGrads = async (fn: (...xs: Tensor[]) => Tensor, xs: Tensor[], tol: number): Promise<number> => {
+/**
+ * Runs `fn` on CPU leaves and on their webgpu copies, backward of `sum(out * c)` (c fixed), and compares the
+ * output and every leaf's gradient; returns the worst relative difference.
+ */
+export function gradientComparer({ input, against }: Pick<NetworkHelpers, 'input' | 'against'>) {
+  return async (fn: (...xs: Tensor[]) => Tensor, xs: Tensor[], tol: number): Promise<number> => {
     const run = (device: string): [Tensor, (Tensor | null)[]] => {
       const leaves = xs.map((x) => x.to(device).detach().requires_grad_(x.is_floating_point()));
       const out = fn(...leaves);
@@ -46,6 +43,13 @@ export async function runNetworkChecks(aten: Aten, { check, input, against }: Ne
     }
     return worst;
   };
+}
+
+export async function runNetworkChecks(aten: Aten, { check, input, against }: NetworkHelpers): Promise<void> {
+  const { torch, nn } = aten;
+  const F = nn.functional;
+
+  const withGrads = gradientComparer({ input, against });
   const cases = async (list: [string, () => Promise<number>][]): Promise<string> => {
     let worst = 0;
     for (const [name, body] of list) {

@@ -1,16 +1,14 @@
-// _adaptive_avg_pool2d and its backward on the webgpu device: a thread per output element averaging its window,
-// and a thread per input element gathering the gradients of the windows that hold it (no atomics). The
-// counterpart of aten/src/ATen/native/AdaptiveAveragePooling.cpp with cpu/AdaptiveAvgPoolKernel.cpp, and of
-// native/mps/operations/AdaptivePooling.mm. `adaptive_avg_pool2d` itself is CompositeImplicitAutograd (a 1x1
-// output is a mean, which the device has).
-import { empty_generic, torch, type Tensor } from 'aten-ts';
+// _adaptive_avg_pool2d / _adaptive_avg_pool3d and their backwards on the webgpu device: a thread per output
+// element averaging its window, and a thread per input element gathering the gradients of the windows that hold
+// it (no atomics). The counterpart of aten/src/ATen/native/AdaptiveAveragePooling.cpp /
+// AdaptiveAveragePooling3d.cpp with cpu/AdaptiveAvgPoolKernel.cpp, and of native/mps/operations/
+// AdaptivePooling.mm. `adaptive_avg_pool2d` / `3d` are CompositeImplicitAutograd (a 1x1 output is a mean).
+import { torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { floatElem, inLayoutOf, metaTwin, type FloatElem } from './Convolution.js';
-import { bindings, contiguousOf, launch } from './Loops.js';
+import { floatElem, metaTwin, type FloatElem } from './Convolution.js';
+import { floatPool, paramDefs, poolParams, poolShader } from './PoolingShader.js';
 
-const WG = 64;
-const NAMES = ['P', 'H', 'W', 'OH', 'OW', 'O0', 'O1'] as const;
-const defs = (): string => NAMES.map((n, i) => `  let ${n} = i32(p[${i}]);`).join('\n');
+const NAMES = poolParams(['O0', 'O1']);
 
 // Note [Adaptive average pooling on the webgpu device]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -18,83 +16,102 @@ const defs = (): string => NAMES.map((n, i) => `  let ${n} = i32(p[${i}]);`).joi
 // [floor(i * H / OH), ceil((i + 1) * H / OH)), in integer arithmetic. Windows overlap when H is not a multiple
 // of OH, and an input row lies in several when OH > H, so the backward gathers: input row h lies in the windows
 // of the rows i from floor(h * OH / H) to ceil((h + 1) * OH / H) - 1 (each tested, the bounds being only the
-// candidates), whose gradients / window areas it adds in increasing (i, j) order, the CPU kernel's order.
+// candidates), whose gradients / window volumes it adds in increasing (i, j) order, the CPU kernel's order. Depth
+// (3-d) follows the same rule. The 2-d CPU kernel sums in float32, the 3-d one (aten-ts's) in double, rounded
+// once: the device's 3-d values are float32 sums, within float32 rounding of the CPU's.
 
-/** WGSL: the window [h0, h1) x [w0, w1) of output (oh, ow). */
-const WINDOW = `fn window(oh: i32, ow: i32) -> vec4i {
-${defs()}
-  return vec4i((oh * H) / OH, ((oh + 1) * H + OH - 1) / OH, (ow * W) / OW, ((ow + 1) * W + OW - 1) / OW);
+/** WGSL: the window [d0, d1) x [h0, h1) x [w0, w1) of output (od, oh, ow) along one dim: start and end. */
+const WINDOW = `fn span(o: i32, n: i32, on: i32) -> vec2i { return vec2i((o * n) / on, ((o + 1) * n + on - 1) / on); }
+fn area(od: i32, oh: i32, ow: i32) -> f32 {
+${paramDefs(NAMES)}
+  let a = span(od, D, OD); let b = span(oh, H, OH); let c = span(ow, W, OW);
+  return f32((a.y - a.x) * (b.y - b.x) * (c.y - c.x));
 }`;
 
 const FORWARD = (E: FloatElem): string =>
-  [
-    ...(E === 'f16' ? ['enable f16;'] : []),
-    bindings(['out', 'x'], [E, E]),
-    WINDOW,
-    `@compute @workgroup_size(${WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
-    defs(),
-    `  let i = i32(gid.x + gid.y * nw.x * ${WG}u);`,
-    '  if (i >= P * OH * OW) { return; }',
-    '  let plane = i / (OH * OW); let oh = (i / OW) % OH; let ow = i % OW;',
-    '  let b = window(oh, ow);',
-    '  var s = 0.0;',
-    '  for (var ih = b.x; ih < b.y; ih++) {',
-    '    for (var iw = b.z; iw < b.w; iw++) { s += f32(x[O1 + (plane * H + ih) * W + iw]); }',
-    '  }',
-    `  out[O0 + i] = ${E}(s / f32((b.y - b.x) * (b.w - b.z)));`,
-    '}',
-  ].join('\n');
+  poolShader({
+    names: NAMES,
+    buffers: ['out', 'x'],
+    elems: [E, E],
+    f16: E === 'f16',
+    over: 'output',
+    helpers: WINDOW,
+    body: [
+      '  let a = span(od, D, OD); let b = span(oh, H, OH); let c = span(ow, W, OW);',
+      '  var s = 0.0;',
+      '  for (var id = a.x; id < a.y; id++) {',
+      '    for (var ih = b.x; ih < b.y; ih++) {',
+      '      for (var iw = c.x; iw < c.y; iw++) { s += f32(x[O1 + ((plane * D + id) * H + ih) * W + iw]); }',
+      '    }',
+      '  }',
+      `  out[O0 + i] = ${E}(s / area(od, oh, ow));`,
+    ],
+  });
+
+/** WGSL: the last output along one dim whose window may hold input position `x` (the candidates' upper bound). */
+const LAST = 'fn last(x: i32, n: i32, on: i32) -> i32 { return min(on - 1, ((x + 1) * on + n - 1) / n - 1); }';
 
 const BACKWARD = (E: FloatElem): string =>
-  [
-    ...(E === 'f16' ? ['enable f16;'] : []),
-    bindings(['gi', 'go'], [E, E]),
-    WINDOW,
-    `@compute @workgroup_size(${WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
-    defs(),
-    `  let i = i32(gid.x + gid.y * nw.x * ${WG}u);`,
-    '  if (i >= P * H * W) { return; }',
-    '  let plane = i / (H * W); let ih = (i / W) % H; let iw = i % W;',
-    // Candidate windows (See Note [Adaptive average pooling on the webgpu device]).
-    '  let ohHi = min(OH - 1, ((ih + 1) * OH + H - 1) / H - 1); let owHi = min(OW - 1, ((iw + 1) * OW + W - 1) / W - 1);',
-    '  var acc = 0.0;',
-    '  for (var oh = (ih * OH) / H; oh <= ohHi; oh++) {',
-    '    for (var ow = (iw * OW) / W; ow <= owHi; ow++) {',
-    '      let b = window(oh, ow);',
-    '      if (ih >= b.x && ih < b.y && iw >= b.z && iw < b.w) {',
-    '        acc += f32(go[O1 + (plane * OH + oh) * OW + ow]) / f32((b.y - b.x) * (b.w - b.z));',
-    '      }',
-    '    }',
-    '  }',
-    `  gi[O0 + i] = ${E}(acc);`,
-    '}',
-  ].join('\n');
+  poolShader({
+    names: NAMES,
+    buffers: ['gi', 'go'],
+    elems: [E, E],
+    f16: E === 'f16',
+    over: 'input',
+    helpers: `${WINDOW}\n${LAST}`,
+    body: [
+      // Candidate windows (See Note [Adaptive average pooling on the webgpu device]).
+      '  var acc = 0.0;',
+      '  for (var od = (id * OD) / D; od <= last(id, D, OD); od++) {',
+      '    let a = span(od, D, OD);',
+      '    if (id < a.x || id >= a.y) { continue; }',
+      '    for (var oh = (ih * OH) / H; oh <= last(ih, H, OH); oh++) {',
+      '      let b = span(oh, H, OH);',
+      '      if (ih < b.x || ih >= b.y) { continue; }',
+      '      for (var ow = (iw * OW) / W; ow <= last(iw, W, OW); ow++) {',
+      '        let c = span(ow, W, OW);',
+      '        if (iw < c.x || iw >= c.y) { continue; }',
+      '        acc += f32(go[O1 + ((plane * OD + od) * OH + oh) * OW + ow]) / area(od, oh, ow);',
+      '      }',
+      '    }',
+      '  }',
+      `  gi[O0 + i] = ${E}(acc);`,
+    ],
+  });
 
-/** `_adaptive_avg_pool2d(self, output_size)` over 3-d or 4-d float32 input. */
-export function adaptiveAvgPool2d(rt: WebGPURuntime, self: Tensor, outputSize: number[]): Tensor {
+/** `_adaptive_avg_pool{2,3}d(self, output_size)` over 3-d / 4-d (2-d) or 4-d / 5-d (3-d) input. */
+function adaptiveAvgPool(rt: WebGPURuntime, spatial: 2 | 3, self: Tensor, outputSize: number[]): Tensor {
+  const name = `_adaptive_avg_pool${spatial}d`;
   // PyTorch's errors and the result's shape and layout (channels-last kept): the meta kernel's.
-  const meta = torch.ops.aten['_adaptive_avg_pool2d']!.default!(metaTwin(self), outputSize) as Tensor;
-  const E = floatElem(rt, 'aten::_adaptive_avg_pool2d', self);
-  const out = empty_generic(meta.sizes, rt, self.scalarType);
-  if (out.numel() === 0) return inLayoutOf(rt, out, meta);
-  const x = contiguousOf(self);
-  const [h, w, oh, ow] = [...self.sizes.slice(-2), ...meta.sizes.slice(-2)] as [number, number, number, number];
-  const prm = new Uint32Array([self.numel() / (h * w), h, w, oh, ow, out.storageOffset, x.storageOffset]);
-  launch(rt, `adaptive_avg_pool2d:fwd:${E}`, () => FORWARD(E), [out, x], prm, Math.ceil(out.numel() / WG));
-  return inLayoutOf(rt, out, meta);
+  const meta = torch.ops.aten[name]!.default!(metaTwin(self), outputSize) as Tensor;
+  const E = floatElem(rt, `aten::${name}`, self);
+  return floatPool(rt, spatial, 'output', `adaptive_avg_pool:fwd:${E}`, () => FORWARD(E), meta, self, []);
+}
+
+/** `_adaptive_avg_pool{2,3}d_backward(grad_output, self)`. */
+function adaptiveAvgPoolBackward(rt: WebGPURuntime, spatial: 2 | 3, grad: Tensor, self: Tensor): Tensor {
+  const name = `_adaptive_avg_pool${spatial}d_backward`;
+  const meta = torch.ops.aten[name]!.default!(metaTwin(grad), metaTwin(self)) as Tensor;
+  const E = floatElem(rt, `aten::${name}`, grad, self);
+  return floatPool(rt, spatial, 'input', `adaptive_avg_pool:bwd:${E}`, () => BACKWARD(E), meta, grad, []);
+}
+
+/** `_adaptive_avg_pool2d(self, output_size)` over 3-d or 4-d input. */
+export function adaptiveAvgPool2d(rt: WebGPURuntime, self: Tensor, outputSize: number[]): Tensor {
+  return adaptiveAvgPool(rt, 2, self, outputSize);
 }
 
 /** `_adaptive_avg_pool2d_backward(grad_output, self)`. */
 export function adaptiveAvgPool2dBackward(rt: WebGPURuntime, grad: Tensor, self: Tensor): Tensor {
-  const meta = torch.ops.aten['_adaptive_avg_pool2d_backward']!.default!(metaTwin(grad), metaTwin(self)) as Tensor;
-  const E = floatElem(rt, 'aten::_adaptive_avg_pool2d_backward', grad, self);
-  const gi = empty_generic(self.sizes, rt, self.scalarType);
-  if (gi.numel() === 0) return inLayoutOf(rt, gi, meta);
-  const g = contiguousOf(grad);
-  const [h, w, oh, ow] = [...self.sizes.slice(-2), ...grad.sizes.slice(-2)] as [number, number, number, number];
-  const prm = new Uint32Array([gi.numel() / (h * w), h, w, oh, ow, gi.storageOffset, g.storageOffset]);
-  launch(rt, `adaptive_avg_pool2d:bwd:${E}`, () => BACKWARD(E), [gi, g], prm, Math.ceil(gi.numel() / WG));
-  return inLayoutOf(rt, gi, meta);
+  return adaptiveAvgPoolBackward(rt, 2, grad, self);
+}
+
+/** `_adaptive_avg_pool3d(self, output_size)` over 4-d or 5-d input. */
+export function adaptiveAvgPool3d(rt: WebGPURuntime, self: Tensor, outputSize: number[]): Tensor {
+  return adaptiveAvgPool(rt, 3, self, outputSize);
+}
+
+/** `_adaptive_avg_pool3d_backward(grad_output, self)`. */
+export function adaptiveAvgPool3dBackward(rt: WebGPURuntime, grad: Tensor, self: Tensor): Tensor {
+  return adaptiveAvgPoolBackward(rt, 3, grad, self);
 }

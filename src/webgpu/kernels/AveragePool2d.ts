@@ -1,15 +1,13 @@
-// avg_pool2d and its backward on the webgpu device: a thread per output element summing its window (forward),
-// and a thread per input element gathering the gradients of the windows that hold it (backward: no atomics, the
-// CPU kernel's order of additions). The counterpart of aten/src/ATen/native/AveragePool2d.cpp with
-// cpu/AvgPoolKernel.cpp, and of native/mps/operations/Pooling.mm.
-import { empty_generic, torch, type Tensor } from 'aten-ts';
+// avg_pool2d / avg_pool3d and their backwards on the webgpu device: a thread per output element summing its
+// window (forward), and a thread per input element gathering the gradients of the windows that hold it
+// (backward: no atomics, the CPU kernel's order of additions). The counterpart of aten/src/ATen/native/
+// AveragePool2d.cpp / AveragePool3d.cpp with cpu/AvgPoolKernel.cpp, and of native/mps/operations/Pooling.mm.
+import { torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
-import { floatElem, inLayoutOf, metaTwin, type FloatElem } from './Convolution.js';
-import { bindings, contiguousOf, launch } from './Loops.js';
+import { floatElem, metaTwin, type FloatElem } from './Convolution.js';
+import { floatPool, paramDefs, poolParams, poolShader, tripleOf } from './PoolingShader.js';
 
-const WG = 64;
-const NAMES = ['P', 'H', 'W', 'OH', 'OW', 'KH', 'KW', 'SH', 'SW', 'PH', 'PW', 'CIP', 'DIV', 'O0', 'O1'] as const;
-const defs = (): string => NAMES.map((n, i) => `  let ${n} = i32(p[${i}]);`).join('\n');
+const NAMES = poolParams(['KD', 'KH', 'KW', 'SD', 'SH', 'SW', 'PD', 'PH', 'PW', 'CIP', 'DIV', 'O0', 'O1']);
 
 // Note [Average pooling windows on the webgpu device]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -20,154 +18,128 @@ const defs = (): string => NAMES.map((n, i) => `  let ${n} = i32(p[${i}]);`).joi
 // kernel. The backward is a gather: input row ih lies in the windows of the rows i with
 // i * stride - pad <= ih < i * stride - pad + kernel, whose gradients / divisors it adds in increasing (i, j)
 // order, the order in which the CPU kernel's scatter adds them, so no atomics are needed and the sums agree.
+// avg_pool3d is the same along depth: its windows are boxes, its divisors volumes, its orders (d, h, w).
 
-/** WGSL: the window of output (oh, ow), clipped to the image, and its divisor. */
-const WINDOW = `fn window(oh: i32, ow: i32) -> vec4i {
-${defs()}
-  let hs = oh * SH - PH; let ws = ow * SW - PW;
-  return vec4i(max(hs, 0), min(min(hs + KH, H + PH), H), max(ws, 0), min(min(ws + KW, W + PW), W));
+/** WGSL: the window of output (od, oh, ow) clipped to the input, as starts and ends, and its divisor. */
+const WINDOW = `fn span(o: i32, s: i32, p: i32, k: i32, n: i32) -> vec2i {
+  let a = o * s - p;
+  return vec2i(max(a, 0), min(min(a + k, n + p), n));
 }
-fn divisor(oh: i32, ow: i32) -> f32 {
-${defs()}
+fn padded(o: i32, s: i32, p: i32, k: i32, n: i32) -> i32 { let a = o * s - p; return min(a + k, n + p) - a; }
+fn divisor(od: i32, oh: i32, ow: i32) -> f32 {
+${paramDefs(NAMES)}
   if (DIV != 0) { return f32(DIV); }
-  let hs = oh * SH - PH; let ws = ow * SW - PW;
-  if (CIP != 0) { return f32((min(hs + KH, H + PH) - hs) * (min(ws + KW, W + PW) - ws)); }
-  let b = window(oh, ow);
-  return f32((b.y - b.x) * (b.w - b.z));
+  if (CIP != 0) { return f32(padded(od, SD, PD, KD, D) * padded(oh, SH, PH, KH, H) * padded(ow, SW, PW, KW, W)); }
+  let a = span(od, SD, PD, KD, D); let b = span(oh, SH, PH, KH, H); let c = span(ow, SW, PW, KW, W);
+  return f32((a.y - a.x) * (b.y - b.x) * (c.y - c.x));
 }`;
 
 const FORWARD = (E: FloatElem): string =>
-  [
-    ...(E === 'f16' ? ['enable f16;'] : []),
-    bindings(['out', 'x'], [E, E]),
-    WINDOW,
-    `@compute @workgroup_size(${WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
-    defs(),
-    `  let i = i32(gid.x + gid.y * nw.x * ${WG}u);`,
-    '  if (i >= P * OH * OW) { return; }',
-    '  let plane = i / (OH * OW); let oh = (i / OW) % OH; let ow = i % OW;',
-    '  let b = window(oh, ow);',
-    `  if (b.x >= b.y || b.z >= b.w) { out[O0 + i] = ${E}(0.0); return; }`,
-    '  var s = 0.0;',
-    '  for (var ih = b.x; ih < b.y; ih++) {',
-    '    for (var iw = b.z; iw < b.w; iw++) { s += f32(x[O1 + (plane * H + ih) * W + iw]); }',
-    '  }',
-    `  out[O0 + i] = ${E}(s / divisor(oh, ow));`,
-    '}',
-  ].join('\n');
+  poolShader({
+    names: NAMES,
+    buffers: ['out', 'x'],
+    elems: [E, E],
+    f16: E === 'f16',
+    over: 'output',
+    helpers: WINDOW,
+    body: [
+      '  let a = span(od, SD, PD, KD, D); let b = span(oh, SH, PH, KH, H); let c = span(ow, SW, PW, KW, W);',
+      `  if (a.x >= a.y || b.x >= b.y || c.x >= c.y) { out[O0 + i] = ${E}(0.0); return; }`,
+      '  var s = 0.0;',
+      '  for (var id = a.x; id < a.y; id++) {',
+      '    for (var ih = b.x; ih < b.y; ih++) {',
+      '      for (var iw = c.x; iw < c.y; iw++) { s += f32(x[O1 + ((plane * D + id) * H + ih) * W + iw]); }',
+      '    }',
+      '  }',
+      `  out[O0 + i] = ${E}(s / divisor(od, oh, ow));`,
+    ],
+  });
+
+/** WGSL: the outputs along one dim whose windows may hold input position x: i * s - p <= x < i * s - p + k. */
+const CANDIDATES = `fn outs(x: i32, s: i32, p: i32, k: i32, on: i32) -> vec2i {
+  let nk = x + p - k;
+  return vec2i(select(0, nk / s + 1, nk >= 0), min(on - 1, (x + p) / s));
+}`;
 
 const BACKWARD = (E: FloatElem): string =>
-  [
-    ...(E === 'f16' ? ['enable f16;'] : []),
-    bindings(['gi', 'go'], [E, E]),
-    WINDOW,
-    `@compute @workgroup_size(${WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw: vec3u) {',
-    defs(),
-    `  let i = i32(gid.x + gid.y * nw.x * ${WG}u);`,
-    '  if (i >= P * H * W) { return; }',
-    '  let plane = i / (H * W); let ih = (i / W) % H; let iw = i % W;',
-    // The rows i with i * SH - PH <= ih < i * SH - PH + KH (See Note [Average pooling windows on the webgpu device]).
-    '  let nh = ih + PH - KH; let nw2 = iw + PW - KW;',
-    '  let ohLo = select(0, nh / SH + 1, nh >= 0); let ohHi = min(OH - 1, (ih + PH) / SH);',
-    '  let owLo = select(0, nw2 / SW + 1, nw2 >= 0); let owHi = min(OW - 1, (iw + PW) / SW);',
-    '  var acc = 0.0;',
-    '  for (var oh = ohLo; oh <= ohHi; oh++) {',
-    '    for (var ow = owLo; ow <= owHi; ow++) {',
-    '      let b = window(oh, ow);',
-    '      if (ih >= b.x && ih < b.y && iw >= b.z && iw < b.w) { acc += f32(go[O1 + (plane * OH + oh) * OW + ow]) / divisor(oh, ow); }',
-    '    }',
-    '  }',
-    `  gi[O0 + i] = ${E}(acc);`,
-    '}',
-  ].join('\n');
+  poolShader({
+    names: NAMES,
+    buffers: ['gi', 'go'],
+    elems: [E, E],
+    f16: E === 'f16',
+    over: 'input',
+    helpers: `${WINDOW}\n${CANDIDATES}`,
+    body: [
+      // See Note [Average pooling windows on the webgpu device].
+      '  let rd = outs(id, SD, PD, KD, OD); let rh = outs(ih, SH, PH, KH, OH); let rw = outs(iw, SW, PW, KW, OW);',
+      '  var acc = 0.0;',
+      '  for (var od = rd.x; od <= rd.y; od++) {',
+      '    let a = span(od, SD, PD, KD, D);',
+      '    if (id < a.x || id >= a.y) { continue; }',
+      '    for (var oh = rh.x; oh <= rh.y; oh++) {',
+      '      let b = span(oh, SH, PH, KH, H);',
+      '      if (ih < b.x || ih >= b.y) { continue; }',
+      '      for (var ow = rw.x; ow <= rw.y; ow++) {',
+      '        let c = span(ow, SW, PW, KW, W);',
+      '        if (iw < c.x || iw >= c.y) { continue; }',
+      '        acc += f32(go[O1 + ((plane * OD + od) * OH + oh) * OW + ow]) / divisor(od, oh, ow);',
+      '      }',
+      '    }',
+      '  }',
+      `  gi[O0 + i] = ${E}(acc);`,
+    ],
+  });
 
-function params(
-  planes: number,
-  [h, w, oh, ow]: number[],
-  kernel: number[],
-  stride: number[],
-  padding: number[],
-  countIncludePad: boolean,
-  divisorOverride: number | null,
-  offsets: number[],
-): Uint32Array {
-  const two = (v: number[]): [number, number] => [v[0]!, v[1] ?? v[0]!];
-  const k = two(kernel);
-  const s = stride.length === 0 ? k : two(stride);
-  const p = two(padding);
+/** The kernel's own parameter words: kernel, stride (the kernel's when empty), padding, count_include_pad, divisor_override. */
+function own(spatial: 2 | 3, [kernel, stride, padding, , countIncludePad, divisorOverride]: AvgArgs): number[] {
+  const k = tripleOf(kernel, spatial, 1);
+  const s = stride.length === 0 ? k : tripleOf(stride, spatial, 1);
   // divisor_override is a positive int here (0 is refused by the meta kernel); a negative one is kept as i32 bits.
-  const div = (divisorOverride ?? 0) | 0;
-  const words = [planes, h!, w!, oh!, ow!, k[0], k[1], s[0], s[1], p[0], p[1], countIncludePad ? 1 : 0, div, ...offsets];
-  return new Uint32Array(words.map((v) => v >>> 0));
+  return [...k, ...s, ...tripleOf(padding, spatial, 0), countIncludePad ? 1 : 0, (divisorOverride ?? 0) | 0];
 }
 
-/** `avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)` over 3-d or 4-d float32 input. */
-export function avgPool2d(
-  rt: WebGPURuntime,
-  self: Tensor,
+type AvgArgs = [
   kernel: number[],
   stride: number[],
   padding: number[],
   ceil: boolean,
   countIncludePad: boolean,
   divisorOverride: number | null,
-): Tensor {
+];
+
+/** `avg_pool{2,3}d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)`. */
+function avgPool(rt: WebGPURuntime, spatial: 2 | 3, self: Tensor, ...a: AvgArgs): Tensor {
+  const name = `avg_pool${spatial}d`;
   // PyTorch's errors and the result's shape and layout: the meta kernel's.
-  const meta = torch.ops.aten['avg_pool2d']!.default!(
-    metaTwin(self),
-    kernel,
-    stride,
-    padding,
-    ceil,
-    countIncludePad,
-    divisorOverride,
-  ) as Tensor;
-  const E = floatElem(rt, 'aten::avg_pool2d', self);
-  const out = empty_generic(meta.sizes, rt, self.scalarType);
-  if (out.numel() === 0) return inLayoutOf(rt, out, meta);
-  const x = contiguousOf(self);
-  const dims = [...self.sizes.slice(-2), ...meta.sizes.slice(-2)];
-  const prm = params(self.numel() / (dims[0]! * dims[1]!), dims, kernel, stride, padding, countIncludePad, divisorOverride, [
-    out.storageOffset,
-    x.storageOffset,
-  ]);
-  launch(rt, `avg_pool2d:fwd:${E}`, () => FORWARD(E), [out, x], prm, Math.ceil(out.numel() / WG));
-  return inLayoutOf(rt, out, meta);
+  const meta = torch.ops.aten[name]!.default!(metaTwin(self), ...a) as Tensor;
+  const E = floatElem(rt, `aten::${name}`, self);
+  return floatPool(rt, spatial, 'output', `avg_pool:fwd:${E}`, () => FORWARD(E), meta, self, own(spatial, a));
+}
+
+/** `avg_pool{2,3}d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)`. */
+function avgPoolBackward(rt: WebGPURuntime, spatial: 2 | 3, grad: Tensor, self: Tensor, ...a: AvgArgs): Tensor {
+  const name = `avg_pool${spatial}d_backward`;
+  const meta = torch.ops.aten[name]!.default!(metaTwin(grad), metaTwin(self), ...a) as Tensor;
+  const E = floatElem(rt, `aten::${name}`, grad, self);
+  return floatPool(rt, spatial, 'input', `avg_pool:bwd:${E}`, () => BACKWARD(E), meta, grad, own(spatial, a));
+}
+
+/** `avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)` over 3-d or 4-d input. */
+export function avgPool2d(rt: WebGPURuntime, self: Tensor, ...a: AvgArgs): Tensor {
+  return avgPool(rt, 2, self, ...a);
 }
 
 /** `avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)`. */
-export function avgPool2dBackward(
-  rt: WebGPURuntime,
-  grad: Tensor,
-  self: Tensor,
-  kernel: number[],
-  stride: number[],
-  padding: number[],
-  ceil: boolean,
-  countIncludePad: boolean,
-  divisorOverride: number | null,
-): Tensor {
-  const meta = torch.ops.aten['avg_pool2d_backward']!.default!(
-    metaTwin(grad),
-    metaTwin(self),
-    kernel,
-    stride,
-    padding,
-    ceil,
-    countIncludePad,
-    divisorOverride,
-  ) as Tensor;
-  const E = floatElem(rt, 'aten::avg_pool2d_backward', grad, self);
-  const gi = empty_generic(self.sizes, rt, self.scalarType);
-  if (gi.numel() === 0) return inLayoutOf(rt, gi, meta);
-  const g = contiguousOf(grad);
-  const dims = [...self.sizes.slice(-2), ...grad.sizes.slice(-2)];
-  const prm = params(gi.numel() / (dims[0]! * dims[1]!), dims, kernel, stride, padding, countIncludePad, divisorOverride, [
-    gi.storageOffset,
-    g.storageOffset,
-  ]);
-  launch(rt, `avg_pool2d:bwd:${E}`, () => BACKWARD(E), [gi, g], prm, Math.ceil(gi.numel() / WG));
-  return inLayoutOf(rt, gi, meta);
+export function avgPool2dBackward(rt: WebGPURuntime, grad: Tensor, self: Tensor, ...a: AvgArgs): Tensor {
+  return avgPoolBackward(rt, 2, grad, self, ...a);
+}
+
+/** `avg_pool3d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)` over 4-d or 5-d input. */
+export function avgPool3d(rt: WebGPURuntime, self: Tensor, ...a: AvgArgs): Tensor {
+  return avgPool(rt, 3, self, ...a);
+}
+
+/** `avg_pool3d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)`. */
+export function avgPool3dBackward(rt: WebGPURuntime, grad: Tensor, self: Tensor, ...a: AvgArgs): Tensor {
+  return avgPoolBackward(rt, 3, grad, self, ...a);
 }

@@ -1,8 +1,8 @@
-// 2-d convolution on the webgpu device as implicit GEMM: the forward and both gradients are one tiled matrix
-// product each, whose operands are gathered from the tensors by index arithmetic in the shader (no im2col
-// buffer). The counterpart of aten/src/ATen/native/Convolution.cpp (convolution, and aten-ts's
-// `_conv2d_backward_input` / `_conv2d_backward_weight`, PyTorch's convolution_backward; the transposed
-// convolution, slow_conv_transpose2d, as the input gradient's GEMM) and of native/mps/operations/Convolution.mm.
+// 1-d, 2-d and 3-d convolution on the webgpu device as implicit GEMM: the forward and both gradients are one
+// tiled matrix product each, whose operands are gathered from the tensors by index arithmetic in the shader (no
+// im2col buffer). The counterpart of aten/src/ATen/native/Convolution.cpp (convolution, and aten-ts's
+// `_conv2d_backward_*` / `_conv3d_backward_*`, PyTorch's convolution_backward; the transposed convolutions,
+// slow_conv_transpose2d / 3d, as the input gradient's GEMM) and of native/mps/operations/Convolution.mm.
 import { ScalarType, empty_generic, empty_strided_generic, torch, type Tensor } from 'aten-ts';
 import type { WebGPURuntime } from '../runtime.js';
 import { bindings, checkFloat, contiguousOf, launch } from './Loops.js';
@@ -25,59 +25,68 @@ const T = 16;
 
 // Note [Transposed convolution on the webgpu device]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A transposed convolution of x [N, C, H, W] with weight [C, OCg, KH, KW] is the input gradient of the
+// A transposed convolution of x [N, C, H, W] with weight [C, OCg, KH, KW] (or [N, C, D, H, W] with a 5-d weight:
+// the same with depth, See Note [Implicit GEMM over three spatial dims]) is the input gradient of the
 // convolution it transposes: that convolution's input is our output [N, OCg * groups, OH', OW'] (output_padding
 // only lengthens it), its output gradient our x and its weight ours. So the forward runs the `bwd_input` GEMM
 // with that geometry (`bwd_input_bias` adds the bias in the store), as PyTorch's slow_conv_transpose2d and
 // tfjs's conv2DDerInput do. Its gradients are what aten-ts's autograd asks for (FunctionsManualConvolution.ts):
 // the input's a plain convolution of the gradient (narrowed when output_padding reaches past the input), the
-// weight's `_conv2d_backward_weight` with input and output gradient swapped, the bias's a sum. The backward
-// kernels take the output extent from the gradient's sizes, as the CPU's do: with output_padding >= stride
-// (allowed below the dilation) the formula would give one row more than the gradient has.
+// weight's `_conv2d_backward_weight` (`_conv3d_backward_weight`) with input and output gradient swapped, the
+// bias's a sum. The backward kernels take the output extent from the gradient's sizes, as the CPU's do: with
+// output_padding >= stride (allowed below the dilation) the formula would give one row more than the gradient has.
 
 type Kind = 'fwd' | 'fwd_bias' | 'bwd_input' | 'bwd_input_bias' | 'bwd_weight';
 
-// Parameter words: shape and geometry first, then the GEMM's extents, then the operands' storage offsets.
+// Parameter words: shape and geometry first (every spatial triple depth, height, width: a 2-d convolution has
+// depth 1), then the GEMM's extents, then the operands' storage offsets.
 const HEADER = [
-  'N', 'C', 'H', 'W', 'OC', 'OH', 'OW', 'KH', 'KW', 'SH', 'SW', 'PH', 'PW', 'DH', 'DW',
+  'N', 'C', 'D', 'H', 'W', 'OC', 'OD', 'OH', 'OW', 'KD', 'KH', 'KW', 'SD', 'SH', 'SW', 'PD', 'PH', 'PW', 'DD', 'DH', 'DW',
   'ICG', 'OCG', 'M', 'NC', 'K', 'TM', 'TN', 'G', 'O0', 'O1', 'O2', 'O3',
 ] as const; // prettier-ignore
 
+// Note [Implicit GEMM over three spatial dims]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The gathers of Note [Convolution as implicit GEMM] are written once for depth, height and width as vec3i
+// (positions, kernel offsets, stride / padding / dilation): `split3` turns a flat offset within a volume into
+// (d, h, w), the input position of output o and kernel offset q is o * S - P + q * DIL, and the output position
+// an input position i reaches through q is (i + P - q * DIL) / S where that divides exactly. A 2-d convolution is
+// a 3-d one of depth 1 (kernel depth 1, stride 1, padding 0): one shader and one pipeline per kind serve both.
+const VEC = `  let IN = vec3i(D, H, W); let OUT = vec3i(OD, OH, OW); let KS = vec3i(KD, KH, KW);
+  let STR = vec3i(SD, SH, SW); let PAD = vec3i(PD, PH, PW); let DIL = vec3i(DD, DH, DW);
+  let IV = D * H * W; let OV = OD * OH * OW; let KV = KD * KH * KW;`;
+const SPLIT3 = 'fn split3(r: i32, e: vec3i) -> vec3i { return vec3i(r / (e.y * e.z), (r / e.z) % e.y, r % e.z); }';
+const flat3 = (v: string, e: string): string => `((${v}.x * ${e}.y + ${v}.y) * ${e}.z + ${v}.z)`;
+
 function shader(kind: Kind, E: FloatElem): string {
-  const defs = HEADER.map((name, i) => `  let ${name} = i32(p[${i}]);`).join('\n');
-  // Index helpers shared by the variants (all arithmetic in i32: padding makes positions negative).
+  const defs = `${HEADER.map((name, i) => `  let ${name} = i32(p[${i}]);`).join('\n')}\n${VEC}`;
+  // The forward's (and the weight gradient's) input gather: x[n, g * ICG + ic, o * S - P + q * DIL] or 0 in the padding.
+  const gatherX = (t: string, o: string): string => `let ic = kidx / KV; let q = split3(kidx % KV, KS);
+    let pos = split3(r, OUT) * STR - PAD + q * DIL;
+    if (any(pos < vec3i(0)) || any(pos >= IN)) { return 0.0; }
+    return ${t}[${o} + (n * C + g * ICG + ic) * IV + ${flat3('pos', 'IN')}];`;
   const load: Record<Kind, [string, string, string]> = {
     fwd: [
-      `let n = m / (OH * OW); let r = m % (OH * OW); let ic = k / (KH * KW); let kk = k % (KH * KW);
-    let ih = (r / OW) * SH - PH + (kk / KW) * DH; let iw = (r % OW) * SW - PW + (kk % KW) * DW;
-    if (ih < 0 || ih >= H || iw < 0 || iw >= W) { return 0.0; }
-    return t1[O1 + ((n * C + g * ICG + ic) * H + ih) * W + iw];`,
-      'return t2[O2 + (g * OCG + c) * ICG * KH * KW + k];',
-      `let n = m / (OH * OW); let r = m % (OH * OW);
-    out[O0 + ((n * OC + g * OCG + c) * OH * OW) + r] = acc BIAS;`,
+      `let n = m / OV; let r = m % OV; let kidx = k;\n    ${gatherX('t1', 'O1')}`,
+      'return t2[O2 + (g * OCG + c) * ICG * KV + k];',
+      'let n = m / OV; let r = m % OV;\n    out[O0 + (n * OC + g * OCG + c) * OV + r] = acc BIAS;',
     ],
     fwd_bias: ['', '', ''],
     bwd_input: [
-      `let n = m / (H * W); let r = m % (H * W); let oc = k / (KH * KW); let kk = k % (KH * KW);
-    let th = r / W + PH - (kk / KW) * DH; let tw = r % W + PW - (kk % KW) * DW;
-    if (th < 0 || tw < 0 || th % SH != 0 || tw % SW != 0) { return 0.0; }
-    let oh = th / SH; let ow = tw / SW;
-    if (oh >= OH || ow >= OW) { return 0.0; }
-    return t1[O1 + ((n * OC + g * OCG + oc) * OH + oh) * OW + ow];`,
-      `let oc = k / (KH * KW); let kk = k % (KH * KW);
-    return t2[O2 + ((g * OCG + oc) * ICG + c) * KH * KW + kk];`,
-      `let n = m / (H * W); let r = m % (H * W);
-    out[O0 + (n * C + g * ICG + c) * H * W + r] = acc BIAS;`,
+      `let n = m / IV; let r = m % IV; let oc = k / KV; let q = split3(k % KV, KS);
+    let t = split3(r, IN) + PAD - q * DIL;
+    if (any(t < vec3i(0)) || any(t % STR != vec3i(0))) { return 0.0; }
+    let o = t / STR;
+    if (any(o >= OUT)) { return 0.0; }
+    return t1[O1 + (n * OC + g * OCG + oc) * OV + ${flat3('o', 'OUT')}];`,
+      'let oc = k / KV; let kk = k % KV;\n    return t2[O2 + ((g * OCG + oc) * ICG + c) * KV + kk];',
+      'let n = m / IV; let r = m % IV;\n    out[O0 + (n * C + g * ICG + c) * IV + r] = acc BIAS;',
     ],
     bwd_input_bias: ['', '', ''],
     bwd_weight: [
-      `let n = k / (OH * OW); let r = k % (OH * OW);
-    return t1[O1 + (n * OC + g * OCG + m) * OH * OW + r];`,
-      `let n = k / (OH * OW); let r = k % (OH * OW); let ic = c / (KH * KW); let kk = c % (KH * KW);
-    let ih = (r / OW) * SH - PH + (kk / KW) * DH; let iw = (r % OW) * SW - PW + (kk % KW) * DW;
-    if (ih < 0 || ih >= H || iw < 0 || iw >= W) { return 0.0; }
-    return t2[O2 + ((n * C + g * ICG + ic) * H + ih) * W + iw];`,
-      'out[O0 + (g * OCG + m) * ICG * KH * KW + c] = acc BIAS;',
+      'let n = k / OV; let r = k % OV;\n    return t1[O1 + (n * OC + g * OCG + m) * OV + r];',
+      `let n = k / OV; let r = k % OV; let kidx = c;\n    ${gatherX('t2', 'O2')}`,
+      'out[O0 + (g * OCG + m) * ICG * KV + c] = acc BIAS;',
     ],
   };
   const bias = kind === 'fwd_bias' || kind === 'bwd_input_bias';
@@ -95,6 +104,7 @@ function shader(kind: Kind, E: FloatElem): string {
     ),
     `var<workgroup> ta: array<array<f32, ${T}>, ${T}>;`,
     `var<workgroup> tb: array<array<f32, ${T}>, ${T}>;`,
+    SPLIT3,
     `fn loadA(g: i32, m: i32, k: i32) -> f32 {\n${defs}\n    ${read(loadA)}\n}`,
     `fn loadB(g: i32, k: i32, c: i32) -> f32 {\n${defs}\n    ${read(loadB)}\n}`,
     `fn store(g: i32, m: i32, c: i32, acc: f32) {\n${defs}\n    ${store.replace(/= acc BIAS;/, `= ${E}(acc${bias ? biasAt : ''});`)}\n}`,
@@ -126,21 +136,23 @@ function shader(kind: Kind, E: FloatElem): string {
   ].join('\n');
 }
 
+/** A convolution's geometry, every spatial quantity a triple (depth, height, width; depth 1 for a 2-d one). */
 interface Geometry {
   n: number;
   c: number;
-  h: number;
-  w: number;
+  /** input extent */
+  i: Triple;
   oc: number;
-  oh: number;
-  ow: number;
-  kh: number;
-  kw: number;
-  stride: readonly number[];
-  padding: readonly number[];
-  dilation: readonly number[];
+  /** output extent */
+  o: Triple;
+  k: Triple;
+  stride: Triple;
+  padding: Triple;
+  dilation: Triple;
   groups: number;
 }
+type Triple = [number, number, number];
+const vol = (t: Triple): number => t[0] * t[1] * t[2];
 
 function run(rt: WebGPURuntime, kind: Kind, geo: Geometry, out: Tensor, ts: readonly Tensor[], gemm: [number, number, number]): Tensor {
   const [m, nc, k] = gemm;
@@ -150,17 +162,14 @@ function run(rt: WebGPURuntime, kind: Kind, geo: Geometry, out: Tensor, ts: read
   const tn = Math.ceil(nc / T);
   const params = new Uint32Array(HEADER.length);
   params.set([
-    geo.n, geo.c, geo.h, geo.w, geo.oc, geo.oh, geo.ow, geo.kh, geo.kw,
-    geo.stride[0]!, geo.stride[1]!, geo.padding[0]!, geo.padding[1]!, geo.dilation[0]!, geo.dilation[1]!,
+    geo.n, geo.c, ...geo.i, geo.oc, ...geo.o, ...geo.k, ...geo.stride, ...geo.padding, ...geo.dilation,
     geo.c / geo.groups, geo.oc / geo.groups, m, nc, k, tm, tn, geo.groups,
     out.storageOffset, ...ts.map((t) => t.storageOffset),
   ]); // prettier-ignore
   const E = out.scalarType === ScalarType.Half ? 'f16' : 'f32';
-  launch(rt, `conv2d:${kind}:${E}`, () => shader(kind, E), [out, ...ts], params, tm * tn * geo.groups);
+  launch(rt, `conv:${kind}:${E}`, () => shader(kind, E), [out, ...ts], params, tm * tn * geo.groups);
   return out;
 }
-
-const pair = (v: readonly number[]): [number, number] => [v[0]!, v[1] ?? v[0]!];
 
 // Note [float16 on the webgpu device]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -206,10 +215,28 @@ export function inLayoutOf(rt: WebGPURuntime, out: Tensor, meta: Tensor): Tensor
   return r;
 }
 
-function checkConv(rt: WebGPURuntime, op: string, grad: Tensor, input: Tensor, weight: Tensor, groups: number): void {
+/**
+ * A parameter list as a triple over (depth, height, width) for `spatial` (2 or 3) spatial dims: one entry
+ * repeated, or one per dim; a 2-d convolution gets `depth` (1 for stride and dilation, 0 for padding).
+ */
+function triple(v: readonly number[], spatial: number, depth: number): Triple {
+  const all = v.length === 1 ? Array<number>(spatial).fill(v[0]!) : [...v];
+  return (spatial === 3 ? all : [depth, ...all]) as Triple;
+}
+
+/** The spatial extent of `t` (its sizes after batch and channels) as a triple; depth 1 for a 2-d tensor. */
+function extent(t: Tensor): Triple {
+  const sp = t.sizes.slice(2);
+  return (sp.length === 3 ? sp : [1, ...sp]) as Triple;
+}
+
+function checkConv(rt: WebGPURuntime, op: string, spatial: number, grad: Tensor, input: Tensor, weight: Tensor, groups: number): void {
   floatElem(rt, op, grad, input, weight);
-  if (input.dim() !== 4 || weight.dim() !== 4) {
-    throw new Error(`webgpu: ${op} supports 2-d convolutions of batched (4-d) inputs only so far, got input of ${input.dim()} dims`);
+  if (input.dim() !== spatial + 2 || weight.dim() !== spatial + 2) {
+    throw new Error(
+      `webgpu: ${op} supports ${spatial}-d convolutions of batched (${spatial + 2}-d) inputs only, got input of ${input.dim()} dims ` +
+        `and weight of ${weight.dim()} dims`,
+    );
   }
   if (input.sizes[1] !== weight.sizes[1]! * groups) {
     throw new Error(
@@ -220,8 +247,9 @@ function checkConv(rt: WebGPURuntime, op: string, grad: Tensor, input: Tensor, w
 }
 
 /**
- * The geometry of the (not transposed) convolution of `input` with `weight`; its output extent from `grad`'s
- * sizes when given (the backward kernels, See Note [Transposed convolution on the webgpu device]), else by the formula.
+ * The geometry of the (not transposed) 2-d or 3-d convolution of `input` with `weight`; its output extent from
+ * `grad`'s sizes when given (the backward kernels, See Note [Transposed convolution on the webgpu device]), else
+ * by the formula.
  */
 function geometry(
   input: Tensor,
@@ -232,23 +260,25 @@ function geometry(
   groups: number,
   grad: Tensor | null = null,
 ): Geometry {
-  const [n, c, h, w] = input.sizes as [number, number, number, number];
-  const [oc, , kh, kw] = weight.sizes as [number, number, number, number];
-  const [s, pd, d] = [pair(stride), pair(padding), pair(dilation)];
-  let oh = Math.floor((h + 2 * pd[0] - d[0] * (kh - 1) - 1) / s[0]) + 1;
-  let ow = Math.floor((w + 2 * pd[1] - d[1] * (kw - 1) - 1) / s[1]) + 1;
-  if (grad !== null) [oh, ow] = grad.sizes.slice(2) as [number, number];
-  if (oh <= 0 || ow <= 0) {
+  const spatial = weight.dim() - 2;
+  const [n, c] = input.sizes as [number, number];
+  const oc = weight.sizes[0]!;
+  const [i, k] = [extent(input), extent(weight)];
+  const [s, pd, d] = [triple(stride, spatial, 1), triple(padding, spatial, 0), triple(dilation, spatial, 1)];
+  const o =
+    grad !== null ? extent(grad) : ([0, 1, 2].map((j) => Math.floor((i[j]! + 2 * pd[j]! - d[j]! * (k[j]! - 1) - 1) / s[j]!) + 1) as Triple);
+  if (o.some((v) => v <= 0)) {
     throw new Error(
-      `Calculated output size: (${oc}x${oh}x${ow}). Output size is too small (input [${input.sizes.join(', ')}], kernel ${kh}x${kw})`,
+      `Calculated output size: (${oc}x${o.slice(3 - spatial).join('x')}). Output size is too small (input [${input.sizes.join(', ')}], ` +
+        `kernel ${k.slice(3 - spatial).join('x')})`,
     );
   }
-  return { n, c, h, w, oc, oh, ow, kh, kw, stride: s, padding: pd, dilation: d, groups };
+  return { n, c, i, oc, o, k, stride: s, padding: pd, dilation: d, groups };
 }
 
 /**
- * `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)`, 2-d (and
- * 1-d, as a 2-d one of height 1, as the CPU kernel views it), transposed or not (See Note [Transposed
+ * `convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)`, 2-d and
+ * 3-d (and 1-d, as a 2-d one of height 1, as the CPU kernel views it), transposed or not (See Note [Transposed
  * convolution on the webgpu device]). PyTorch's errors and the result's layout come from the meta kernel.
  */
 export function convolution(
@@ -295,61 +325,69 @@ export function convolution(
     );
     return inLayoutOf(rt, r.isContiguous() ? r : torch.no_grad(() => r.contiguous()), meta);
   }
-  if (weight.dim() !== 4) throw new Error(`webgpu: ${op} supports 1-d and 2-d convolutions only so far, got a ${weight.dim()}-d weight`);
+  if (weight.dim() !== 4 && weight.dim() !== 5) {
+    throw new Error(`webgpu: ${op} supports 1-d, 2-d and 3-d convolutions, got a ${weight.dim()}-d weight`);
+  }
+  const spatial = weight.dim() - 2;
   const ts = [contiguousOf(input), contiguousOf(weight), ...(bias === null ? [] : [contiguousOf(bias)])];
   if (transposed) {
     // The input gradient of the convolution whose input is our output (See Note [Transposed convolution on the webgpu device]).
-    const [n, c, h, w] = input.sizes as [number, number, number, number];
-    const [, ocg, kh, kw] = weight.sizes as [number, number, number, number];
-    const [, , oh, ow] = meta.sizes as [number, number, number, number];
+    const [n, c] = input.sizes as [number, number];
+    const ocg = weight.sizes[1]!;
+    const o = extent(meta);
     const geo: Geometry = {
-      n, c: ocg * groups, h: oh, w: ow, oc: c, oh: h, ow: w, kh, kw,
-      stride: pair(stride), padding: pair(padding), dilation: pair(dilation), groups,
+      n, c: ocg * groups, i: o, oc: c, o: extent(input), k: extent(weight),
+      stride: triple(stride, spatial, 1), padding: triple(padding, spatial, 0), dilation: triple(dilation, spatial, 1), groups,
     }; // prettier-ignore
     const out = empty_generic(meta.sizes, rt, input.scalarType);
-    const gemm: [number, number, number] = [n * oh * ow, ocg, (c / groups) * kh * kw];
+    const gemm: [number, number, number] = [n * vol(o), ocg, (c / groups) * vol(geo.k)];
     return inLayoutOf(rt, run(rt, bias === null ? 'bwd_input' : 'bwd_input_bias', geo, out, ts, gemm), meta);
   }
   const geo = geometry(input, weight, stride, padding, dilation, groups);
-  const out = empty_generic([geo.n, geo.oc, geo.oh, geo.ow], rt, input.scalarType);
-  const gemm: [number, number, number] = [geo.n * geo.oh * geo.ow, geo.oc / groups, (geo.c / groups) * geo.kh * geo.kw];
+  const out = empty_generic([geo.n, geo.oc, ...geo.o.slice(3 - spatial)], rt, input.scalarType);
+  const gemm: [number, number, number] = [geo.n * vol(geo.o), geo.oc / groups, (geo.c / groups) * vol(geo.k)];
   return inLayoutOf(rt, run(rt, bias === null ? 'fwd' : 'fwd_bias', geo, out, ts, gemm), meta);
 }
 
-/** `_conv2d_backward_input(grad_output, input, weight, stride, padding, dilation, groups)`: the input's gradient. */
-export function conv2dBackwardInput(
-  rt: WebGPURuntime,
-  grad: Tensor,
-  input: Tensor,
-  weight: Tensor,
-  stride: number[],
-  padding: number[],
-  dilation: number[],
-  groups: number,
-): Tensor {
-  const op = 'aten::_conv2d_backward_input';
-  checkConv(rt, op, grad, input, weight, groups);
+/** The input gradient of a 2-d (`spatial` 2) or 3-d convolution: the `bwd_input` GEMM. */
+function backwardInput(rt: WebGPURuntime, op: string, spatial: number, ...a: ConvArgs): Tensor {
+  const [grad, input, weight, stride, padding, dilation, groups] = a;
+  checkConv(rt, op, spatial, grad, input, weight, groups);
   const geo = geometry(input, weight, stride, padding, dilation, groups, grad);
   const out = empty_generic(input.sizes, rt, input.scalarType);
-  const gemm: [number, number, number] = [geo.n * geo.h * geo.w, geo.c / groups, (geo.oc / groups) * geo.kh * geo.kw];
+  const gemm: [number, number, number] = [geo.n * vol(geo.i), geo.c / groups, (geo.oc / groups) * vol(geo.k)];
   return run(rt, 'bwd_input', geo, out, [contiguousOf(grad), contiguousOf(weight)], gemm);
 }
 
-/** `_conv2d_backward_weight(grad_output, input, weight, stride, padding, dilation, groups)`: the weight's gradient. */
-export function conv2dBackwardWeight(
-  rt: WebGPURuntime,
-  grad: Tensor,
-  input: Tensor,
-  weight: Tensor,
-  stride: number[],
-  padding: number[],
-  dilation: number[],
-  groups: number,
-): Tensor {
-  const op = 'aten::_conv2d_backward_weight';
-  checkConv(rt, op, grad, input, weight, groups);
+/** The weight gradient of a 2-d or 3-d convolution: the `bwd_weight` GEMM. */
+function backwardWeight(rt: WebGPURuntime, op: string, spatial: number, ...a: ConvArgs): Tensor {
+  const [grad, input, weight, stride, padding, dilation, groups] = a;
+  checkConv(rt, op, spatial, grad, input, weight, groups);
   const geo = geometry(input, weight, stride, padding, dilation, groups, grad);
   const out = empty_generic(weight.sizes, rt, weight.scalarType);
-  const gemm: [number, number, number] = [geo.oc / groups, (geo.c / groups) * geo.kh * geo.kw, geo.n * geo.oh * geo.ow];
+  const gemm: [number, number, number] = [geo.oc / groups, (geo.c / groups) * vol(geo.k), geo.n * vol(geo.o)];
   return run(rt, 'bwd_weight', geo, out, [contiguousOf(grad), contiguousOf(input)], gemm);
+}
+
+/** `(grad_output, input, weight, stride, padding, dilation, groups)`: the arguments of `_conv{2,3}d_backward_{input,weight}`. */
+export type ConvArgs = [Tensor, Tensor, Tensor, number[], number[], number[], number];
+
+/** `_conv2d_backward_input(grad_output, input, weight, stride, padding, dilation, groups)`: the input's gradient. */
+export function conv2dBackwardInput(rt: WebGPURuntime, ...a: ConvArgs): Tensor {
+  return backwardInput(rt, 'aten::_conv2d_backward_input', 2, ...a);
+}
+
+/** `_conv2d_backward_weight(grad_output, input, weight, stride, padding, dilation, groups)`: the weight's gradient. */
+export function conv2dBackwardWeight(rt: WebGPURuntime, ...a: ConvArgs): Tensor {
+  return backwardWeight(rt, 'aten::_conv2d_backward_weight', 2, ...a);
+}
+
+/** `_conv3d_backward_input(grad_output, input, weight, stride, padding, dilation, groups)`: the input's gradient. */
+export function conv3dBackwardInput(rt: WebGPURuntime, ...a: ConvArgs): Tensor {
+  return backwardInput(rt, 'aten::_conv3d_backward_input', 3, ...a);
+}
+
+/** `_conv3d_backward_weight(grad_output, input, weight, stride, padding, dilation, groups)`: the weight's gradient. */
+export function conv3dBackwardWeight(rt: WebGPURuntime, ...a: ConvArgs): Tensor {
+  return backwardWeight(rt, 'aten::_conv3d_backward_weight', 3, ...a);
 }
