@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import * as nn from '../../src/nn/index.js';
 import { loadGolden } from '../golden.js';
+import { aten } from '../../src/generated/Operators.js';
 
 type V = number | 'nan' | 'inf' | '-inf';
 interface Spec {
@@ -62,6 +63,12 @@ function run(c: Case, args: Tensor[]): Tensor | Tensor[] {
       return c.dim === null ? a.sum() : a.sum(c.dim!);
     case 'mean':
       return a.mean(c.dim!);
+    case 'softmax_backward':
+    case 'log_softmax_backward': {
+      // See Note [softmax backward of reduced floats] (src/kernels/SoftMax.ts).
+      const op = c.op === 'softmax_backward' ? aten()._softmax_backward_data : aten()._log_softmax_backward_data;
+      return op.call(a, b, c.dim!, a.scalarType) as Tensor;
+    }
     case 'mm_tanh_grad': {
       const [x, y] = [a.clone().requires_grad_(), b.clone().requires_grad_()];
       torch.mm(x, y).tanh().sum().backward();

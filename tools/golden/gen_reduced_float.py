@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden fixture for float16 / bfloat16 compute on the CPU (issue 30): products (mm, bmm, addmm with beta and
 alpha, matmul, linear), softmax / log_softmax along the last and another dim, sum / mean, pointwise ops and a
-gradient, each in both reduced dtypes; binary ops with a Python number or 0-dim tensor (scalar_cases). Values are the exact float32 of the half bits (tolist() of the reduced
+gradient, each in both reduced dtypes; binary ops with a Python number or 0-dim tensor (scalar_cases); softmax / log_softmax backward. Values are the exact float32 of the half bits (tolist() of the reduced
 tensor), inputs and results alike. Also torch.finfo of both dtypes (str and fields).
 
 Run with the reference torch build (2.13.0+cpu):
@@ -91,6 +91,15 @@ def main():
             for name, f in calls:
                 scalar_cases.append({"op": name, "scalar": s, "args": [spec(t, ("dtype", "sizes", "values")) for t in (p, q)],
                                      "result": spec(f(), ("dtype", "sizes", "values"))})
+    # _softmax_backward_data / _log_softmax_backward_data: grad and output read as float, the sum and the result
+    # computed in float, rounded once; along the last dim, another dim and a 1-d tensor.
+    for d in DTYPES:
+        for shape, dim in (((4, 50), 1), ((4, 50), 0), ((3, 7, 5), 1), ((2, 100), -1), ((33,), 0)):
+            x, g = (torch.randn(*shape) * 3).to(d), torch.randn(*shape).to(d)
+            for log in (False, True):
+                y = torch.log_softmax(x, dim) if log else torch.softmax(x, dim)
+                f = torch.ops.aten._log_softmax_backward_data if log else torch.ops.aten._softmax_backward_data
+                cases.append(case("log_softmax_backward" if log else "softmax_backward", [g, y], f(g, y, dim, d), dim=dim))
     finfo = []
     for d in DTYPES:
         f = torch.finfo(d)
