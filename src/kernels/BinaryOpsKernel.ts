@@ -20,6 +20,7 @@ import {
 } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { wrapInt64Run } from '../tensor/elements.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import { igamma as igammaOp, igammac as igammacOp } from './IncompleteGamma.js';
 import { newContiguousUnchecked } from '../tensor/EmptyTensor.js';
@@ -409,7 +410,9 @@ function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
   fastIns[1] = sb.data(dtype);
   fastOffs[0] = sa.byteOffset / size + a.storageOffset;
   fastOffs[1] = sb.byteOffset / size + b.storageOffset;
-  vec(so.data(dtype), so.byteOffset / size, fastIns, fastOffs, n);
+  const o = so.data(dtype);
+  vec(o, so.byteOffset / size, fastIns, fastOffs, n);
+  if (dtype === ScalarType.Long) wrapInt64Run(o, so.byteOffset / size, n); // Note [Typed storage of each dtype]
   return out;
 }
 
