@@ -6,6 +6,7 @@
 import { ScalarType, scalarTypeToString } from '../c10/ScalarType.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
+import { wrapInt64Run } from '../tensor/elements.js';
 import type { TensorIterator } from './TensorIterator.js';
 import { DimCounter, elementBase } from './TensorIteratorInternal.js';
 import {
@@ -371,13 +372,15 @@ function scalarLoop(iter: TensorIterator, scalarVec: ScalarVecOp): boolean {
  * `cpu_kernel_vec(iter, op, vec)`: like cpuKernel, but runs of contiguous elements go through `vec`, the
  * kernel's own loop over typed arrays (see Note [cpuKernelVec contract]); `op` covers everything else.
  */
-export function cpuKernelVec(iter: TensorIterator, op: ScalarOp, vec: VecOp, scalarVec?: ScalarVecOp): void {
+export function cpuKernelVec(iter: TensorIterator, op: ScalarOp, vecOp: VecOp, scalarVec?: ScalarVecOp): void {
   checkKernel(iter, 'cpuKernelVec');
   if (iter.isMeta) return;
   const tensors = iter.tensors;
   const nt = tensors.length;
   const t0 = tensors[0] as TensorImpl;
   const dtype = t0.scalarType;
+  // int64 runs get the store rule the converting loop applies (Note [Typed storage of each dtype]).
+  const vec: VecOp = dtype !== ScalarType.Long ? vecOp : (out, o, ins, offs, n) => (vecOp(out, o, ins, offs, n), wrapInt64Run(out, o, n));
   if (scalarVec !== undefined && nt === 3 && scalarLoop(iter, scalarVec)) return;
   let eligible = iter.computeDtypes === null && isVecDtype(dtype);
   for (let k = 1; k < nt && eligible; k++) if ((tensors[k] as TensorImpl).scalarType !== dtype) eligible = false;

@@ -5,22 +5,13 @@
 import { ScalarType } from '../c10/ScalarType.js';
 import { bfloat16BitsToFloat, floatToBFloat16Bits, floatToHalfBits, halfBitsToFloat } from '../tensor/half.js';
 import type { StorageArray } from '../tensor/Storage.js';
+import { toInt64 } from '../tensor/elements.js';
+
+export { toInt64 };
 
 // ---------------------------------------------------------------------------------------------------
 // Value conversions (c10::convert / static_cast as PyTorch's CPU kernels do them)
 // ---------------------------------------------------------------------------------------------------
-
-const INT64_MIN = -9223372036854775808;
-const INT64_LIMIT = 9223372036854775808;
-
-/** int64 conversion of a double: truncation; NaN, ±inf and out-of-range values give INT64_MIN (x86 cvttsd2si). */
-export function toInt64(v: number): number {
-  if (v >= -INT64_LIMIT && v < INT64_LIMIT) {
-    const t = Math.trunc(v);
-    return t === 0 ? 0 : t; // no -0 in an integer tensor
-  }
-  return INT64_MIN;
-}
 
 /**
  * The value `v` takes when converted to `dtype` (as a JavaScript number): rounding to float32/float16/

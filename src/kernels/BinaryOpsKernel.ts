@@ -20,12 +20,14 @@ import {
 } from '../iter/index.js';
 import type { StorageArray } from '../tensor/Storage.js';
 import type { Tensor } from '../tensor/Tensor.js';
+import { wrapInt64Run } from '../tensor/elements.js';
 import type { TensorImpl } from '../tensor/TensorImpl.js';
 import { igamma as igammaOp, igammac as igammacOp } from './IncompleteGamma.js';
 import { newContiguousUnchecked } from '../tensor/EmptyTensor.js';
 import { cdiv } from './zmath.js';
 import * as pw from '../wasm/kernels/generated/PointwiseTwins.js';
 import { binaryVec, wasmAxpyVec, wasmScalarVec } from '../wasm/kernels/vec.js';
+import { divFloorFloat, divOpmath, mulOpmath, reducedFloatScalarLoop, truncDivOpmath, xlogyFloatOp } from './BinaryOpsReducedFloat.js';
 
 /** A loop over an iterator the meta step built (PyTorch's `void kernel(TensorIteratorBase& iter)`). */
 export type BinaryLoop = (iter: TensorIterator) => void;
@@ -262,7 +264,9 @@ function divFloorFloating(a: number, b: number): number {
 /**
 
 /** div_true_kernel of `div.Tensor_mode` with no rounding mode: a / b per element. */
-export const divTrueModeKernel: BinaryLoop = (iter) => cpuKernel(iter, (a, b) => a / b);
+export const divTrueModeKernel: BinaryLoop = (iter) => {
+  if (!reducedFloatScalarLoop(iter, divOpmath)) cpuKernel(iter, divOpmath);
+};
 
 /** div_trunc_kernel / div_floor_kernel: integers raise ZeroDivisionError for a division by zero. */
 export function divRoundingKernel(iter: TensorIterator, roundingMode: 'trunc' | 'floor'): void {
@@ -270,6 +274,7 @@ export function divRoundingKernel(iter: TensorIterator, roundingMode: 'trunc' | 
   const d = iter.commonDtype;
   if (isComplexType(d) || d === ScalarType.Bool) throw notImplementedForDtype(`div_${roundingMode}_cpu`, d);
   if (isFloatingType(d)) {
+    if (reducedFloatScalarLoop(iter, roundingMode === 'trunc' ? truncDivOpmath : divFloorFloat)) return;
     cpuKernel(iter, roundingMode === 'trunc' ? (a, b) => Math.trunc(a / b) : divFloorFloating);
   } else {
     cpuKernel(iter, (a, b) => {
@@ -329,6 +334,10 @@ export function addKernel(iter: TensorIterator, alpha: number): void {
     });
   } else if (alpha === 1) {
     cpuKernelVec(iter, pw.vadd_op, addVec, addScalarVec);
+  } else if (iter.commonDtype === ScalarType.Half || iter.commonDtype === ScalarType.BFloat16) {
+    // alpha in the reduced dtype, fused in float (Note [Reduced-float kernels read a scalar operand in float])
+    const a16 = castValue(alpha, iter.commonDtype);
+    cpuKernel(iter, (a, b) => Math.fround((a as number) + a16 * (b as number)));
   } else {
     cpuKernelVec(iter, (a, b) => pw.vaxpy_op(a, b, alpha), axpyVec(alpha), alpha === -1 ? subScalarVec : undefined);
   }
@@ -346,7 +355,7 @@ export function mulKernel(iter: TensorIterator): void {
     cpuKernelVec(iter, (a, b) => (a !== 0 && b !== 0 ? 1 : 0), mulVec);
   } else if (iter.commonDtype === ScalarType.Long) {
     cpuKernelVec(iter, (a, b) => a * b + 0, mulVecInt64);
-  } else {
+  } else if (!reducedFloatScalarLoop(iter, mulOpmath)) {
     cpuKernelVec(iter, pw.vmul_op, mulVec, mulScalarVec);
   }
 }
@@ -356,7 +365,7 @@ export function divTrueKernel(iter: TensorIterator): void {
   if (isComplexType(iter.commonDtype)) {
     // c10::complex's scaled Smith division (See Note [Complex loops in JS])
     cpuKernelComplex(iter, (ins, out) => cdiv(ins[0]!, ins[1]!, ins[2]!, ins[3]!, out));
-  } else {
+  } else if (!reducedFloatScalarLoop(iter, divOpmath)) {
     cpuKernelVec(iter, pw.vdiv_op, divVec, divScalarVec);
   }
 }
@@ -401,7 +410,9 @@ function runSameShape(a: Tensor, b: Tensor, vec: VecOp): Tensor {
   fastIns[1] = sb.data(dtype);
   fastOffs[0] = sa.byteOffset / size + a.storageOffset;
   fastOffs[1] = sb.byteOffset / size + b.storageOffset;
-  vec(so.data(dtype), so.byteOffset / size, fastIns, fastOffs, n);
+  const o = so.data(dtype);
+  vec(o, so.byteOffset / size, fastIns, fastOffs, n);
+  if (dtype === ScalarType.Long) wrapInt64Run(o, so.byteOffset / size, n); // Note [Typed storage of each dtype]
   return out;
 }
 
@@ -470,7 +481,10 @@ const copysignOp: ScalarOp = (a, b) => {
 export const hypotKernel: BinaryLoop = floatingLoop('hypot_cpu', hypotOp);
 export const logaddexpKernel: BinaryLoop = floatingLoop('logaddexp_cpu', logaddexpOp);
 export const logaddexp2Kernel: BinaryLoop = floatingLoop('logaddexp2_cpu', logaddexp2Op);
-export const xlogyKernel: BinaryLoop = floatingLoop('xlogy_cpu', xlogyOp);
+export const xlogyKernel: BinaryLoop = (iter) => {
+  const d = iter.commonDtype;
+  floatingLoop('xlogy_cpu', d === ScalarType.Double || !isFloatingType(d) ? xlogyOp : xlogyFloatOp(d))(iter);
+};
 export const copysignKernel: BinaryLoop = floatingLoop('copysign_cpu', copysignOp);
 
 // ---- nextafter ----------------------------------------------------------------------------------------

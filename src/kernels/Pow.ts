@@ -3,7 +3,7 @@
 
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
 import { ScalarType, isComplexType, isFloatingType, isIntegralType } from '../c10/ScalarType.js';
-import { type ComplexOp, TensorIterator, cpuKernel, cpuKernelComplex } from '../iter/index.js';
+import { type ComplexOp, TensorIterator, castValue, cpuKernel, cpuKernelComplex } from '../iter/index.js';
 import { wrapScalar } from '../tensor/ScalarOps.js';
 import type { Tensor } from '../tensor/Tensor.js';
 import { Z, cdiv, cpow } from './zmath.js';
@@ -90,13 +90,27 @@ function checkIntegerExponent(self: Tensor, exponent: number | boolean): void {
   }
 }
 
+/**
+ * pow_tensor_scalar_kernel for float16 / bfloat16: the exponent is `exp_scalar.to<scalar_t>()`, rounded to the
+ * tensor's dtype (`half ** 0.1` raises to 0.0999755859375), and the power computed in float; bfloat16 takes
+ * pow_tensor_scalar_optimized_kernel, whose 3 and -2 are products in bfloat16, each rounded.
+ */
+function reducedFloatPow(e: number, d: ScalarType): (a: number) => number {
+  if (e === 2) return (a) => a * a;
+  if (d === ScalarType.BFloat16 && e === 3) return (a) => castValue(castValue(a * a, d) * a, d);
+  if (d === ScalarType.BFloat16 && e === -2) return (a) => 1 / castValue(a * a, d);
+  return (a) => a ** e;
+}
+
 /** `pow.Tensor_Scalar(self, exponent)`: an integral tensor to a float power gives the default float dtype. */
 export function powTensorScalar(ks: DispatchKeySet, self: Tensor, exponent: number | boolean): Tensor {
   // A floating tensor keeps its dtype under a number exponent: a unary loop, no wrapped-scalar operand. As in
   // PyTorch's pow_tensor_scalar_optimized_kernel, 2 is a multiplication (equal to a ** 2 rounded once).
   if (typeof exponent === 'number' && isFloatingType(self.scalarType)) {
     const iter = TensorIterator.unaryOp(null, self);
-    if (exponent === 2) cpuKernel(iter, (a) => a * a);
+    const d = self.scalarType;
+    if (d === ScalarType.Half || d === ScalarType.BFloat16) cpuKernel(iter, reducedFloatPow(castValue(exponent, d), d));
+    else if (exponent === 2) cpuKernel(iter, (a) => a * a);
     else cpuKernel(iter, (a) => a ** exponent);
     return iter.output() as Tensor;
   }

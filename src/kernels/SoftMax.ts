@@ -217,7 +217,12 @@ function softmaxBackwardLines(
   size: number,
   inner: number,
   log: boolean,
+  opmathFloat: boolean,
 ): void {
+  if (opmathFloat) {
+    reducedSoftmaxBackwardLines(g, gb, y, yb, r, rb, outer, size, inner, log);
+    return;
+  }
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < inner; i++) {
       const start = o * size * inner + i;
@@ -233,7 +238,45 @@ function softmaxBackwardLines(
   }
 }
 
-function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, inputDtype: ScalarType, log: boolean): Tensor {
+// Note [softmax backward of reduced floats]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's float16 / bfloat16 softmax backward (SoftMaxKernel.cpp, `_vec_host_softmax_backward_lastdim` and
+// `_vec_softmax_backward` / `_vec_log_softmax_backward` for a reduced scalar_t) loads grad and output as float,
+// sums sum(grad * output) (log_softmax: sum(grad)) in float, computes (grad - sum) * output (log_softmax:
+// grad - exp(output) * sum) in float and rounds once to the reduced dtype. aten-ts converts both operands to
+// float32 (exact), runs these lines with every step rounded to float (Math.fround), and converts the float32
+// result once. Composing it from dispatched float16 ops instead rounded grad * output, the sum and the
+// difference to float16 too: three float16 steps off on OpInfo's samples. The sum runs in element order; the
+// wheel's last-dim sum goes by vector lanes, which can move the float sum by an ulp of float (not of float16).
+function reducedSoftmaxBackwardLines(
+  g: StorageArray,
+  gb: number,
+  y: StorageArray,
+  yb: number,
+  r: StorageArray,
+  rb: number,
+  outer: number,
+  size: number,
+  inner: number,
+  log: boolean,
+): void {
+  const f = Math.fround;
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < inner; i++) {
+      const start = o * size * inner + i;
+      let sum = 0;
+      if (log) for (let k = 0, p = start; k < size; k++, p += inner) sum = f(sum + (g[gb + p] as number));
+      else for (let k = 0, p = start; k < size; k++, p += inner) sum = f(sum + f((g[gb + p] as number) * (y[yb + p] as number)));
+      if (log) {
+        for (let k = 0, p = start; k < size; k++, p += inner) r[rb + p] = (g[gb + p] as number) - f(f(Math.exp(y[yb + p] as number)) * sum);
+      } else {
+        for (let k = 0, p = start; k < size; k++, p += inner) r[rb + p] = f((g[gb + p] as number) - sum) * (y[yb + p] as number);
+      }
+    }
+  }
+}
+
+function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, inputDtype: ScalarType, log: boolean, opmathFloat = false): Tensor {
   const name = log ? '_log_softmax_backward_data' : '_softmax_backward_data';
   if (!sameShape(grad, output)) {
     // PyTorch's checkSameSize text for softmax; its log_softmax backward does not check (it reads past the
@@ -246,6 +289,16 @@ function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, inputDty
   const d = maybeWrapDim(dim, grad.dim());
   const direct = (t: ScalarType): boolean => t === ScalarType.Float || t === ScalarType.Double;
   const sizes = [...grad.sizes];
+  const reduced = (t: ScalarType): boolean => t === ScalarType.Half || t === ScalarType.BFloat16;
+  if (reduced(grad.scalarType) && output.scalarType === grad.scalarType && inputDtype === grad.scalarType && grad.dim() > 0) {
+    // See Note [softmax backward of reduced floats]
+    const toFloat = (t: Tensor): Tensor => aten().to_dtype.call(t, ScalarType.Float, false, false, null);
+    const [g32, y32] = [toFloat(grad), toFloat(output)];
+    const r32 = softmaxBackwardImpl(g32, y32, d, ScalarType.Float, log, true);
+    const r = aten().to_dtype.call(r32, inputDtype, false, false, null);
+    if (!r32.isMeta()) for (const t of [g32, y32, r32]) t.dispose(); // Note [Storage lifetime]
+    return r;
+  }
   if (!direct(grad.scalarType) || grad.scalarType !== output.scalarType) {
     floatDtype(grad, name);
     const r =
@@ -268,7 +321,7 @@ function softmaxBackwardImpl(grad: Tensor, output: Tensor, dim: number, inputDty
     const g = gc.dataView();
     const y = yc.dataView();
     const r = out.dataView();
-    softmaxBackwardLines(g.data, g.base, y.data, y.base, r.data, r.base, outer, size, inner, log);
+    softmaxBackwardLines(g.data, g.base, y.data, y.base, r.data, r.base, outer, size, inner, log, opmathFloat);
     if (gc.storage !== grad.storage) gc.dispose(); // Note [Storage lifetime]
     if (yc.storage !== output.storage) yc.dispose();
   }

@@ -36,12 +36,17 @@ export type UnaryLoop = (iter: TensorIterator) => void;
 export const logicalNotKernel: UnaryLoop = (iter) => cpuKernel(iter, (a) => (a === 0 ? 1 : 0));
 
 const bitwiseNotBool: ScalarOp = (a) => (a === 0 ? 1 : 0);
-const bitwiseNotInt: ScalarOp = (a) => -a - 1;
-/** `~a` over a contiguous run of an integer dtype (`-a - 1`: exact for int64, wraps like C++ for uint8). */
+/**
+ * `~a` as `-a - 1` (exact below 2^53, wraps like C++ for uint8); ~INT64_MIN is INT64_MAX, whose nearest double
+ * (2^63) is out of range: the largest stored int64, 2^63 - 1024 (Note [Typed storage of each dtype]).
+ */
+const bitwiseNot = (a: number): number => (a <= -9223372036854775808 ? 9223372036854774784 : -a - 1);
+const bitwiseNotInt: ScalarOp = (a) => bitwiseNot(a as number);
+/** `~a` over a contiguous run of an integer dtype. */
 const bitwiseNotVec: VecOp = (out, o, ins, offs, n) => {
   const a = ins[0] as StorageArray;
   const ao = offs[0] as number;
-  for (let i = 0; i < n; i++) out[o + i] = -(a[ao + i] as number) - 1;
+  for (let i = 0; i < n; i++) out[o + i] = bitwiseNot(a[ao + i] as number);
 };
 
 /** bitwise_not_kernel: bool is `!a`, integers `~a`, other dtypes AT_DISPATCH's error (not on Meta). */

@@ -21,9 +21,18 @@ type StorageArrayCtor = new (buffer: ArrayBufferLike, byteOffset: number, length
 //   int64 → Float64Array holding the integer value.
 // int64 is the one departure from PyTorch's bit layout: JavaScript has no fast 64-bit integers (BigInt64Array
 // turns every element access into a BigInt allocation), while a double holds every integer up to 2^53
-// exactly — all indices, counts, sizes and labels programs put in int64 tensors. Values beyond ±2^53 round,
-// and integer overflow saturates into doubles instead of wrapping; both are documented and tested at the
-// edges. The item size stays 8 bytes, so memory use and strides are PyTorch's.
+// exactly — all indices, counts, sizes and labels programs put in int64 tensors. Values beyond ±2^53 round
+// to the nearest double. The item size stays 8 bytes, so memory use and strides are PyTorch's.
+// One rule stores every int64 result, `toInt64` (src/tensor/elements.ts): truncation, and NaN, ±inf or a
+// value outside [-2^63, 2^63) becomes INT64_MIN, as x86's cvttsd2si converts a double. The converting loop,
+// toStored (fills, copies, conversions, reductions, scans) and — through wrapInt64Run, applied by
+// cpuKernelVec and the same-shape fast path to the runs they write — the vectorised loops all use it, so a
+// contiguous and a strided tensor get the same value. What it gives at the edge: -INT64_MIN and
+// |INT64_MIN| are INT64_MIN and 2^62 + 2^62 is INT64_MIN (PyTorch's wraparound gives the same); wider
+// overflow saturates to INT64_MIN where PyTorch wraps (2^62 · 2^62 is 0 there, INT64_MIN - 1 is INT64_MAX);
+// ~INT64_MIN is INT64_MAX, whose nearest double is 2^63: it stores 2^63 - 1024, the largest double below
+// 2^63 and so the largest int64 element. Sums past 2^53 round as they go (a sum of INT64_MIN + 5 + 2^63 is 0,
+// not 5). test/kernels/Int64Edges.test.ts checks these against PyTorch (tools/golden/gen_int64_edges.py).
 const ARRAY_OF: Record<number, { ctor: StorageArrayCtor; lanes: number }> = {
   [ScalarType.Bool]: { ctor: Uint8Array, lanes: 1 },
   [ScalarType.Byte]: { ctor: Uint8Array, lanes: 1 },

@@ -8,6 +8,31 @@ import type { StorageArray } from './Storage.js';
 /** A scalar value as JavaScript sees it: numbers, booleans for bool, [re, im] for complex. */
 export type ScalarValue = number | boolean | readonly [number, number];
 
+const INT64_LIMIT = 9223372036854775808;
+
+/**
+ * The int64 value of a double as every int64 store computes it: truncation; NaN, ±inf and values outside
+ * [-2^63, 2^63) give INT64_MIN (x86's cvttsd2si). See Note [Typed storage of each dtype] for the int64 rule.
+ */
+export function toInt64(v: number): number {
+  if (v >= -INT64_LIMIT && v < INT64_LIMIT) {
+    const t = Math.trunc(v);
+    return t === 0 ? 0 : t; // no -0 in an integer tensor
+  }
+  return -INT64_LIMIT;
+}
+
+/**
+ * Applies toInt64's range rule to a run of `n` int64 elements a vectorised loop wrote (they write raw doubles:
+ * Note [cpuKernelVec contract]), so that contiguous and strided loops store the same value.
+ */
+export function wrapInt64Run(out: StorageArray, o: number, n: number): void {
+  for (let i = o, e = o + n; i < e; i++) {
+    const v = out[i] as number;
+    if (!(v >= -INT64_LIMIT && v < INT64_LIMIT)) out[i] = -INT64_LIMIT;
+  }
+}
+
 /** The stored representation of a real value `v` in `dtype` (what goes into the typed array). */
 export function toStored(dtype: ScalarType, v: number): number {
   switch (dtype) {
@@ -15,7 +40,7 @@ export function toStored(dtype: ScalarType, v: number): number {
       return v !== 0 ? 1 : 0;
     case ScalarType.Long:
       // int64 holds integers (see Note [Typed storage of each dtype]); static_cast truncates.
-      return Number.isFinite(v) ? Math.trunc(v) + 0 : 0; // + 0 turns -0 into 0
+      return toInt64(v);
     case ScalarType.Half:
       return floatToHalfBits(v);
     case ScalarType.BFloat16:

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { torch, type Tensor } from '../../src/api/index.js';
 import * as nn from '../../src/nn/index.js';
 import { loadGolden } from '../golden.js';
+import { aten } from '../../src/generated/Operators.js';
 
 type V = number | 'nan' | 'inf' | '-inf';
 interface Spec {
@@ -31,7 +32,13 @@ interface FInfoSpec {
   smallest_normal: number;
   resolution: number;
 }
-const golden = loadGolden<{ cases: Case[]; finfo: FInfoSpec[] }>('reduced_float.json');
+interface ScalarCase {
+  op: string;
+  scalar: number;
+  args: [Spec, Spec];
+  result: Spec;
+}
+const golden = loadGolden<{ cases: Case[]; scalar_cases: ScalarCase[]; finfo: FInfoSpec[] }>('reduced_float.json');
 const num = (v: V): number => (v === 'nan' ? NaN : v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v);
 const make = (s: Spec): Tensor => torch.tensor(s.values.map(num), { dtype: s.dtype }).reshape(s.sizes);
 
@@ -56,6 +63,12 @@ function run(c: Case, args: Tensor[]): Tensor | Tensor[] {
       return c.dim === null ? a.sum() : a.sum(c.dim!);
     case 'mean':
       return a.mean(c.dim!);
+    case 'softmax_backward':
+    case 'log_softmax_backward': {
+      // See Note [softmax backward of reduced floats] (src/kernels/SoftMax.ts).
+      const op = c.op === 'softmax_backward' ? aten()._softmax_backward_data : aten()._log_softmax_backward_data;
+      return op.call(a, b, c.dim!, a.scalarType) as Tensor;
+    }
     case 'mm_tanh_grad': {
       const [x, y] = [a.clone().requires_grad_(), b.clone().requires_grad_()];
       torch.mm(x, y).tanh().sum().backward();
@@ -81,6 +94,44 @@ describe('float16 / bfloat16 compute (PyTorch 2.13 goldens)', () => {
       else check(r as Tensor, c.result);
     });
   }
+});
+
+// See Note [Reduced-float kernels read a scalar operand in float] (src/kernels/BinaryOpsKernel.ts).
+function runScalar(op: string, p: Tensor, q: Tensor, s: number): Tensor {
+  const calls: Record<string, () => Tensor> = {
+    add: () => torch.add(p, s),
+    sub: () => torch.sub(p, s),
+    mul: () => torch.mul(p, s),
+    div: () => torch.div(p, s),
+    div_trunc: () => torch.div(p, s, { rounding_mode: 'trunc' }),
+    div_floor: () => torch.div(p, s, { rounding_mode: 'floor' }),
+    floor_divide: () => torch.floor_divide(p, s),
+    mul_: () => p.clone().mul_(s),
+    div_: () => p.clone().div_(s),
+    mul_0dim_float32: () => torch.mul(p, torch.tensor(s, { dtype: 'float32' })),
+    mul_0dim_float64: () => torch.mul(p, torch.tensor(s, { dtype: 'float64' })),
+    mul_0dim_first: () => torch.mul(torch.tensor(s, { dtype: 'float32' }), p),
+    div_1elem_float32: () => torch.div(p, torch.tensor([s], { dtype: 'float32' })),
+    pow: () => torch.pow(p.abs(), s),
+    xlogy: () => torch.xlogy(p, s),
+    add_alpha: () => torch.add(p, q, { alpha: s }),
+    sub_alpha: () => torch.sub(p, q, { alpha: s }),
+    add_scalar_alpha: () => torch.add(p, s, { alpha: s }),
+  };
+  const call = calls[op];
+  if (call === undefined) throw new Error(`reduced_float.json: unknown scalar case op '${op}'`);
+  return call();
+}
+
+describe('float16 / bfloat16 with a Python number or 0-dim tensor (PyTorch 2.13 goldens)', () => {
+  for (const [i, c] of golden.scalar_cases.entries()) {
+    it(`${c.op} ${c.args[0].dtype} ${c.scalar} #${i}`, () => {
+      check(runScalar(c.op, make(c.args[0]), make(c.args[1]), c.scalar), c.result);
+    });
+  }
+  it('covers every scalar case op', () => {
+    expect(new Set(golden.scalar_cases.map((c) => c.op)).size).toBe(18);
+  });
 });
 
 describe('torch.finfo (PyTorch 2.13 goldens)', () => {

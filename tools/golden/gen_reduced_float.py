@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Golden fixture for float16 / bfloat16 compute on the CPU (issue 30): products (mm, bmm, addmm with beta and
 alpha, matmul, linear), softmax / log_softmax along the last and another dim, sum / mean, pointwise ops and a
-gradient, each in both reduced dtypes. Values are the exact float32 of the half bits (tolist() of the reduced
+gradient, each in both reduced dtypes; binary ops with a Python number or 0-dim tensor (scalar_cases); softmax / log_softmax backward. Values are the exact float32 of the half bits (tolist() of the reduced
 tensor), inputs and results alike. Also torch.finfo of both dtypes (str and fields).
 
 Run with the reference torch build (2.13.0+cpu):
@@ -69,12 +69,43 @@ def main():
         cases.append(case("addmm", [ob, gb, ob], torch.addmm(ob, gb, ob, beta=3.4), beta=3.4, alpha=1))
         c3, a3, b3 = (torch.randn(6, 7) * 2).to(d), (torch.randn(6, 3) * 2).to(d), (torch.randn(3, 7) * 2).to(d)
         cases.append(case("addmm", [c3, a3, b3], torch.addmm(c3, a3, b3, beta=3.4, alpha=2.0315), beta=3.4, alpha=2.0315))
+    # A Python number (or a 0-dim / one-element tensor) with a float16 / bfloat16 tensor: mul, div and div's rounding
+    # modes read it as float (original_scalar_value<opmath_t>), add / sub in the tensor's dtype, pow rounds the
+    # exponent to the tensor's dtype, add / sub's alpha is rounded to it and fused (64 elements: whole vectors
+    # of the wheel's AVX512 loop, whose shorter tail rounds alpha * other first); xlogy's log rounds to the dtype.
+    scalar_cases = []
+    for d in DTYPES:
+        p, q = (torch.randn(64) * 3).to(d), (torch.randn(64) * 3).to(d)
+        for s in (0.1, 0.3, 1 / 3, 7.3, -2.7, 3.0, -2.0):
+            calls = [
+                ("add", lambda: torch.add(p, s)), ("sub", lambda: torch.sub(p, s)), ("mul", lambda: torch.mul(p, s)),
+                ("div", lambda: torch.div(p, s)), ("div_trunc", lambda: torch.div(p, s, rounding_mode="trunc")),
+                ("div_floor", lambda: torch.div(p, s, rounding_mode="floor")), ("floor_divide", lambda: torch.floor_divide(p, s)),
+                ("mul_", lambda: p.clone().mul_(s)), ("div_", lambda: p.clone().div_(s)),
+                ("mul_0dim_float32", lambda: torch.mul(p, torch.tensor(s))), ("mul_0dim_float64", lambda: torch.mul(p, torch.tensor(s, dtype=torch.float64))),
+                ("mul_0dim_first", lambda: torch.mul(torch.tensor(s), p)), ("div_1elem_float32", lambda: torch.div(p, torch.tensor([s]))),
+                ("pow", lambda: torch.pow(p.abs(), s)), ("xlogy", lambda: torch.xlogy(p, s)),
+                ("add_alpha", lambda: torch.add(p, q, alpha=s)), ("sub_alpha", lambda: torch.sub(p, q, alpha=s)),
+                ("add_scalar_alpha", lambda: torch.add(p, s, alpha=s)),
+            ]
+            for name, f in calls:
+                scalar_cases.append({"op": name, "scalar": s, "args": [spec(t, ("dtype", "sizes", "values")) for t in (p, q)],
+                                     "result": spec(f(), ("dtype", "sizes", "values"))})
+    # _softmax_backward_data / _log_softmax_backward_data: grad and output read as float, the sum and the result
+    # computed in float, rounded once; along the last dim, another dim and a 1-d tensor.
+    for d in DTYPES:
+        for shape, dim in (((4, 50), 1), ((4, 50), 0), ((3, 7, 5), 1), ((2, 100), -1), ((33,), 0)):
+            x, g = (torch.randn(*shape) * 3).to(d), torch.randn(*shape).to(d)
+            for log in (False, True):
+                y = torch.log_softmax(x, dim) if log else torch.softmax(x, dim)
+                f = torch.ops.aten._log_softmax_backward_data if log else torch.ops.aten._softmax_backward_data
+                cases.append(case("log_softmax_backward" if log else "softmax_backward", [g, y], f(g, y, dim, d), dim=dim))
     finfo = []
     for d in DTYPES:
         f = torch.finfo(d)
         finfo.append({"dtype": str(d).replace("torch.", ""), "str": str(f), "bits": f.bits, "eps": f.eps, "max": f.max, "min": f.min,
                       "tiny": f.tiny, "smallest_normal": f.smallest_normal, "resolution": f.resolution})
-    out = {"generated_by": "tools/golden/gen_reduced_float.py", "torch_version": torch.__version__, "cases": cases, "finfo": finfo}
+    out = {"generated_by": "tools/golden/gen_reduced_float.py", "torch_version": torch.__version__, "cases": cases, "scalar_cases": scalar_cases, "finfo": finfo}
     with open(args.out, "w") as fh:
         json.dump(out, fh, separators=(",", ":"))
         fh.write("\n")

@@ -44,9 +44,9 @@ function arithmeticKind(op: string, st: ScalarType): Kind {
 
 /** The expressions of the arithmetic operators computing in int64 (Note [int64 arithmetic in WGSL]): `op(x0)` or `op(x0, x1, s0)`. */
 const INT64_EXPR: Record<string, string> = {
-  add: 'i64_add(x0, i64_mul(s0, x1))',
-  sub: 'i64_add(x0, i64_neg(i64_mul(s0, x1)))',
-  mul: 'i64_mul(x0, x1)',
+  add: 'i64_fix(i64_add(x0, i64_mul(s0, x1)))',
+  sub: 'i64_fix(i64_add(x0, i64_neg(i64_mul(s0, x1))))',
+  mul: 'i64_fix(i64_mul(x0, x1))',
   neg: 'i64_fix(i64_neg(x0))',
   abs: 'i64_fix(vec2u(x0.x, x0.y & 0x7fffffffu))',
   relu: 'select(x0, vec2u(0u, 0u), (x0.y >> 31u) == 1u)',

@@ -121,7 +121,11 @@ export const INTEGER_WGSL: Record<string, string> = {
   i64_bitand: `fn i64_bitand(a: vec2u, b: vec2u) -> vec2u { return i64_int(w64_to_f64(f64_to_w64(a) & f64_to_w64(b))); }`,
   i64_bitor: `fn i64_bitor(a: vec2u, b: vec2u) -> vec2u { return i64_int(w64_to_f64(f64_to_w64(a) | f64_to_w64(b))); }`,
   i64_bitxor: `fn i64_bitxor(a: vec2u, b: vec2u) -> vec2u { return i64_int(w64_to_f64(f64_to_w64(a) ^ f64_to_w64(b))); }`,
-  i64_bitnot: `fn i64_bitnot(a: vec2u) -> vec2u { return i64_add(i64_neg(a), vec2u(0u, 0xbff00000u)); }`,
+  // ~INT64_MIN stores 2^63 - 1024, the largest int64 element, as the CPU device (Note [Typed storage of each dtype]).
+  i64_bitnot: `fn i64_bitnot(a: vec2u) -> vec2u {
+  if (a.x == 0u && a.y == 0xc3e00000u) { return vec2u(0xffffffffu, 0x43dfffffu); }
+  return i64_add(i64_neg(a), vec2u(0u, 0xbff00000u));
+}`,
   w64_sar: `fn w64_sar(a: vec2u, n: u32) -> vec2u {
   if (n == 0u) { return a; }
   let hi = bitcast<i32>(a.y);

@@ -226,9 +226,9 @@ fn cmp64(a: vec2u, b: vec2u) -> i32 {
 // mantissas from four 32x32 -> 64-bit products (16-bit halves), cut to 53 bits with a sticky bit, rounded the
 // same way. A zero result is +0 (int64 has no -0, as the CPU's `a * b + 0`); a product past the double range is
 // infinite (the CPU's too). Two's complement wraparound (PyTorch's int64) is not what the CPU device does, so
-// not what the device does: the two devices agree bit for bit. Where the CPU converts a result to int64 (neg,
-// abs, the end of sum / prod, clamp's bounds) a magnitude of 2^63 or more becomes -2^63 (x86's conversion of an
-// out-of-range double): `i64_fix` does the same.
+// not what the device does: the two devices agree bit for bit. The CPU stores every int64 result through one
+// rule (add, sub, mul, neg, abs, the end of sum / prod, clamp's bounds): a magnitude of 2^63 or more becomes
+// -2^63 (x86's conversion of an out-of-range double): `i64_fix` does the same.
 
 /** WGSL for int64 arithmetic on the stored doubles (Note [int64 arithmetic in WGSL]); helpers included as called. */
 export const INT64_ARITH: Record<string, string> = {
