@@ -50,12 +50,14 @@ const HALF_TOL = { rtol: 2e-3, atol: 1e-5 };
 const GRAD_TOL = { rtol: 1e-4, atol: 1e-4 };
 /**
  * float16 tolerances of entries whose PyTorch OpInfo skips `test_compare_cpu` (a device against the CPU). SDPA:
- * PyTorch's own float16 checks (test_transformers.py) measure against a float64 reference; here, on OpInfo's
- * float16 sample 0, the device is within 3.7e-3 of float64, PyTorch's CPU flash kernel 1.9e-3, the CPU
- * device's math path 4.0e-2, so the device is held to PyTorch's result within 1e-2.
+ * PyTorch's own float16 checks (test_transformers.py) measure against a float64 reference; on OpInfo's float16
+ * sample 0 (outputs up to 2.1 in magnitude) the device's math path (float16 operators, each rounded once) is
+ * within 3.7e-3 of float64 and PyTorch's CPU flash kernel within 1.9e-3, so the device is held to PyTorch's
+ * result within their sum, 6e-3 (the CPU device's math path is 4.0e-2 away: aten-ts's CPU flash kernel takes no
+ * float16 yet).
  */
 const HALF_TOL_OF: Record<string, { rtol: number; atol: number }> = {
-  'nn.functional.scaled_dot_product_attention': { rtol: 1e-2, atol: 1e-3 },
+  'nn.functional.scaled_dot_product_attention': { rtol: 0, atol: 6e-3 },
 };
 /** A sample drawing random numbers through a probability argument (SDPA's dropout_p > 0). */
 function randomSample(s: OpinfoSample): boolean {
