@@ -295,9 +295,27 @@ function randomToInclusive(st: ScalarType): number {
 export function randomFrom_(_ks: DispatchKeySet, self: Tensor, from: number, to: number | null, generator?: Gen): Tensor {
   const high = to ?? randomToInclusive(self.scalarType) + 1;
   if (!(from < high)) throw new Error(`random_ expects 'from' to be less than 'to', but got from=${from} >= to=${high}`);
+  checkFromToInRange(from, high - 1, self.scalarType);
   if (self.isMeta() || self.numel() === 0) return self;
   writeRowMajor(self, randintFill(generator, new Float64Array(self.numel()), from, high === 2 ** 63 + 1 ? 2n ** 63n : high));
   return self;
+}
+
+/** The integral dtypes' [min, max] and C++ names for check_from_to_in_range (floating dtypes only warn in PyTorch). */
+const INTEGRAL_RANGES: Partial<Record<ScalarType, [number, number, string]>> = {
+  [ScalarType.Bool]: [0, 1, 'bool'],
+  [ScalarType.Byte]: [0, 255, 'unsigned char'],
+  [ScalarType.Char]: [-128, 127, 'signed char'],
+  [ScalarType.Short]: [-32768, 32767, 'short int'],
+  [ScalarType.Int]: [-(2 ** 31), 2 ** 31 - 1, 'int'],
+};
+
+/** DistributionTemplates.h check_from_to_in_range for the integral dtypes narrower than int64. */
+function checkFromToInRange(from: number, toInc: number, st: ScalarType): void {
+  const r = INTEGRAL_RANGES[st];
+  if (r === undefined) return;
+  if (from < r[0] || from > r[1]) throw new Error(`from is out of bounds for ${r[2]}`);
+  if (toInc < r[0] || toInc > r[1]) throw new Error(`to - 1 is out of bounds for ${r[2]}`);
 }
 
 /** `random_.to(self, to, *, generator)`: integers in [0, to). */
@@ -343,6 +361,8 @@ export function randperm(
 /** `randperm.generator_out(n, *, generator, out)` (TensorFactories.cpp randperm_out_cpu): out resized to [n]. */
 export function randpermOut(_ks: DispatchKeySet, n: number, generator: Gen, out: Tensor): Tensor {
   if (n < 0) throw new Error(`n must be non-negative, got${n}`);
+  if (out.scalarType === ScalarType.Half && n > 2049) throw new Error('n cannot be greater than 2049 for Half type.');
+  if (out.scalarType === ScalarType.Float && n > 2 ** 24 + 1) throw new Error('n cannot be greater than 2^24+1 for Float type.');
   if (!sameSizes(out.sizes, [n])) restride(out, [n], [1]);
   if (out.isMeta()) return out;
   writeRowMajor(out, randpermFill(generator, new Float64Array(n)));

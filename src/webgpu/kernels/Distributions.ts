@@ -289,7 +289,7 @@ ${PHILOX_WGSL}
 export function randpermOut(gen: WebGPUGenerator, n: number, out: Tensor): Tensor {
   if (n < 0) throw new Error(`n must be non-negative, got${n}`);
   const st = out.scalarType;
-  if (st === ScalarType.Float && n > 2 ** 24 + 1) throw new Error('n cannot be greater than 16777217 for Float type.');
+  if (st === ScalarType.Float && n > 2 ** 24 + 1) throw new Error('n cannot be greater than 2^24+1 for Float type.');
   if (st === ScalarType.Half && n > 2 ** 11 + 1) throw new Error('n cannot be greater than 2049 for Half type.');
   if (out.sizes.length !== 1 || out.sizes[0] !== n) out.resize_([n]);
   if (n === 0) return out;
