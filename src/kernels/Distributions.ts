@@ -297,7 +297,9 @@ export function randomFrom_(_ks: DispatchKeySet, self: Tensor, from: number, to:
   if (!(from < high)) throw new Error(`random_ expects 'from' to be less than 'to', but got from=${from} >= to=${high}`);
   checkFromToInRange(from, high - 1, self.scalarType);
   if (self.isMeta() || self.numel() === 0) return self;
-  writeRowMajor(self, randintFill(generator, new Float64Array(self.numel()), from, high === 2 ** 63 + 1 ? 2n ** 63n : high));
+  // the exclusive bound as a bigint where a double cannot hold it (2^53 + 1 for float64, 2^63 for int64)
+  const highBig = to != null ? high : self.scalarType === ScalarType.Long ? 2n ** 63n : BigInt(randomToInclusive(self.scalarType)) + 1n;
+  writeRowMajor(self, randintFill(generator, new Float64Array(self.numel()), from, highBig));
   return self;
 }
 
@@ -333,7 +335,7 @@ export function random_(_ks: DispatchKeySet, self: Tensor, generator?: Gen): Ten
   if (!isFloatingType(st) && !isIntegralType(st, true)) throw notImplementedForDtype('random_kernel_cpu', st);
   const bound = randomToInclusive(st);
   if (st === ScalarType.Double || st === ScalarType.Long) {
-    writeRowMajor(self, randintFill(generator, new Float64Array(self.numel()), 0, st === ScalarType.Long ? 2n ** 63n : bound + 1));
+    writeRowMajor(self, randintFill(generator, new Float64Array(self.numel()), 0, st === ScalarType.Long ? 2n ** 63n : 2n ** 53n + 1n));
     return self;
   }
   // one random() word per element, as randintFill draws for ranges below 2^28 (all but int32's)
