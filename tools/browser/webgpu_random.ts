@@ -199,9 +199,26 @@ export async function runRandomChecks(
         `randperm ${dtype.name} is not a permutation`,
       );
     }
+    // the host's Philox (randperm, wide int64 random_) gives the shader's words: randint(-2^31, 2^31) is the raw
+    // word - 2^31; randperm(1000)[0] is word 0 % 1000, int64 random_()'s first value (w0 * 2^32 + w1) % 2^63
+    for (const seed of [0, 11, 2 ** 40 + 3]) {
+      torch.manual_seed(seed);
+      const words = (await list(torch.randint(-(2 ** 31), 2 ** 31, [2], { device: 'webgpu' }))).map((e) => BigInt(e + 2 ** 31));
+      const [w0, w1] = words as [bigint, bigint];
+      torch.manual_seed(seed);
+      const first = (await list(torch.randperm(1000, { device: 'webgpu' })))[0];
+      assert(
+        BigInt(first as number) === w0 % 1000n,
+        `seed ${seed}: randperm(1000)[0] = ${first}, the device's word 0 % 1000 = ${w0 % 1000n}`,
+      );
+      torch.manual_seed(seed);
+      const wide = (await list(torch.empty([1], { dtype: torch.int64, device: 'webgpu' }).random_()))[0];
+      const want = Number(((w0 << 32n) | w1) % 2n ** 63n);
+      assert(wide === want, `seed ${seed}: int64 random_() gave ${wide}, the device's words give ${want}`);
+    }
     const want = errorOf(() => torch.randperm(3000, { dtype: torch.float16 }));
     const got = errorOf(() => torch.randperm(3000, { dtype: torch.float16, device: 'webgpu' }));
     assert(got === want, `randperm(3000, float16): '${got}', the CPU's '${want}'`);
-    return "permutations for n = 0, 1, 5, 1000, 4097, reproducible per seed, int32 / float32 / float16, the float16 bound error as the CPU's";
+    return "permutations for n = 0, 1, 5, 1000, 4097, reproducible per seed, int32 / float32 / float16, the host's Philox words = the shader's, the float16 bound error as the CPU's";
   });
 }
