@@ -116,6 +116,12 @@ export interface AtenOps {
   uniform_: OperatorHandle<(self: Tensor, from: number, to: number, generator?: Opt<Generator>) => Tensor>;
   /** `normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)` */
   normal_: OperatorHandle<(self: Tensor, mean: number, std: number, generator?: Opt<Generator>) => Tensor>;
+  /** `random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)` */
+  random__from: OperatorHandle<(self: Tensor, from: number, to: Opt<number>, generator?: Opt<Generator>) => Tensor>;
+  /** `random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)` */
+  random__to: OperatorHandle<(self: Tensor, to: number, generator?: Opt<Generator>) => Tensor>;
+  /** `random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)` */
+  random_: OperatorHandle<(self: Tensor, generator?: Opt<Generator>) => Tensor>;
   /** `cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)` */
   cauchy_: OperatorHandle<(self: Tensor, median: number, sigma: number, generator?: Opt<Generator>) => Tensor>;
   /** `exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)` */
@@ -146,6 +152,8 @@ export interface AtenOps {
   randint_low_generator: OperatorHandle<(low: number, high: number, size: number[], generator: Opt<Generator>, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
   /** `randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
   randperm_generator: OperatorHandle<(n: number, generator: Opt<Generator>, dtype?: Opt<ScalarType>, layout?: Opt<Layout>, device?: Opt<Device>, pinMemory?: Opt<boolean>) => Tensor>;
+  /** `randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)` */
+  randperm_generator_out: OperatorHandle<(n: number, generator: Opt<Generator>, out: Tensor) => Tensor>;
   /** `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor` */
   add_Tensor: OperatorHandle<(self: Tensor, other: Tensor, alpha: number | boolean) => Tensor>;
   /** `add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)` */
@@ -2683,6 +2691,9 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     _local_scalar_dense: find('aten::_local_scalar_dense', ''),
     uniform_: find('aten::uniform_', ''),
     normal_: find('aten::normal_', ''),
+    random__from: find('aten::random_', 'from'),
+    random__to: find('aten::random_', 'to'),
+    random_: find('aten::random_', ''),
     cauchy_: find('aten::cauchy_', ''),
     exponential_: find('aten::exponential_', ''),
     geometric_: find('aten::geometric_', ''),
@@ -2698,6 +2709,7 @@ export function buildHandles(find: (name: string, overload: string) => OperatorH
     randn_generator: find('aten::randn', 'generator'),
     randint_low_generator: find('aten::randint', 'low_generator'),
     randperm_generator: find('aten::randperm', 'generator'),
+    randperm_generator_out: find('aten::randperm', 'generator_out'),
     add_Tensor: find('aten::add', 'Tensor'),
     add__Tensor: find('aten::add_', 'Tensor'),
     add_out: find('aten::add', 'out'),

@@ -113,6 +113,12 @@ export function _local_scalar_dense(self: Tensor): ScalarValue { return aten()._
 export function uniform_(self: Tensor, from: number = 0, to: number = 1, generator: Opt<Generator> = null): Tensor { return aten().uniform_.call(self, from, to, generator); }
 /** `normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)` */
 export function normal_(self: Tensor, mean: number = 0, std: number = 1, generator: Opt<Generator> = null): Tensor { return aten().normal_.call(self, mean, std, generator); }
+/** `random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)` */
+export function random__from(self: Tensor, from: number, to: Opt<number>, generator: Opt<Generator> = null): Tensor { return aten().random__from.call(self, from, to, generator); }
+/** `random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)` */
+export function random__to(self: Tensor, to: number, generator: Opt<Generator> = null): Tensor { return aten().random__to.call(self, to, generator); }
+/** `random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)` */
+export function random_(self: Tensor, generator: Opt<Generator> = null): Tensor { return aten().random_.call(self, generator); }
 /** `cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)` */
 export function cauchy_(self: Tensor, median: number = 0, sigma: number = 1, generator: Opt<Generator> = null): Tensor { return aten().cauchy_.call(self, median, sigma, generator); }
 /** `exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) -> Tensor(a!)` */
@@ -143,6 +149,8 @@ export function randn_generator(size: number[], generator: Opt<Generator>, dtype
 export function randint_low_generator(low: number, high: number, size: number[], generator: Opt<Generator>, dtype: Opt<ScalarType> = 4, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().randint_low_generator.call(low, high, size, generator, dtype, layout, device, pinMemory); }
 /** `randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor` */
 export function randperm_generator(n: number, generator: Opt<Generator>, dtype: Opt<ScalarType> = 4, layout: Opt<Layout> = null, device: Opt<Device> = null, pinMemory: Opt<boolean> = null): Tensor { return aten().randperm_generator.call(n, generator, dtype, layout, device, pinMemory); }
+/** `randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)` */
+export function randperm_generator_out(n: number, generator: Opt<Generator>, out: Tensor): Tensor { return aten().randperm_generator_out.call(n, generator, out); }
 /** `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor` */
 export function add_Tensor(self: Tensor, other: Tensor, alpha: number | boolean = 1): Tensor { return aten().add_Tensor.call(self, other, alpha); }
 /** `add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)` */

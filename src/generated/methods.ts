@@ -120,6 +120,13 @@ export interface TensorMethods {
   normal_(options?: { mean?: number; std?: number; generator?: Generator | null }): this;
   normal_(mean?: number, options?: { mean?: number; std?: number; generator?: Generator | null }): this;
   normal_(mean?: number, std?: number, options?: { mean?: number; std?: number; generator?: Generator | null }): this;
+  /** `random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)`; `random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)`; `random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)` */
+  random_(options: { from: number; to: number | null; generator?: Generator | null }): this;
+  random_(from_: number, options: { to: number | null; generator?: Generator | null }): this;
+  random_(from_: number, to_: number | null, options?: { generator?: Generator | null }): this;
+  random_(options: { to: number; generator?: Generator | null }): this;
+  random_(to_: number, options?: { generator?: Generator | null }): this;
+  random_(options?: { generator?: Generator | null }): this;
   /** `cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) -> Tensor(a!)` */
   cauchy_(options?: { median?: number; sigma?: number; generator?: Generator | null }): this;
   cauchy_(median?: number, options?: { median?: number; sigma?: number; generator?: Generator | null }): this;
@@ -2281,6 +2288,61 @@ function bad_normal_(a: readonly unknown[]): never {
     { name: "std", type: "float", check: (v) => isFloat(v), optional: true, kwOnly: false },
     { name: "generator", type: "torch.Generator", check: (v) => (v === null || isGenerator(v)), optional: true, kwOnly: true },
   ], false, SIGS_normal_);
+}
+
+const SIGS_random_ = ["(*, torch.Generator generator = None)","(int from, int to, *, torch.Generator generator = None)","(int to, *, torch.Generator generator = None)"];
+
+function method_random_(this: Tensor, ...a: unknown[]): unknown {
+  if (hooks.active) frontEndEnter();
+  let n = a.length;
+  while (n > 0 && a[n - 1] === undefined) n--;
+  let o: Kw | undefined;
+  if (n > 0 && isKw(a[n - 1])) o = normalizeKw("random_", a[--n] as Kw);
+  // random_.from
+  {
+    const p = o === undefined || n >= 2 ? a : kwPositional(a, n, o, ["from","to"]);
+    const m = p === a ? n : p.length;
+    if (m === 2 && isInt(p[0]) && (p[1] === null || isInt(p[1])) && (o === undefined || kwFits(o, ["from","to","generator"]))) {
+      const v0: number = p[0] as number;
+      const v1: number | null = p[1] as number | null;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("random_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("random_", o, ["from","to","generator"], ["from","to"], n);
+      return at.random__from(this, v0, v1, k0);
+    }
+  }
+  // random_.to
+  {
+    const p = o === undefined || n >= 1 ? a : kwPositional(a, n, o, ["to"]);
+    const m = p === a ? n : p.length;
+    if (m === 1 && isInt(p[0]) && (o === undefined || kwFits(o, ["to","generator"]))) {
+      const v0: number = p[0] as number;
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("random_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("random_", o, ["to","generator"], ["to"], n);
+      return at.random__to(this, v0, k0);
+    }
+  }
+  // random_
+  {
+    const m = n;
+    if (m === 0 && (o === undefined || kwFits(o, ["generator"]))) {
+      let k0: Generator | null;
+      if (o !== undefined && o.generator !== undefined) {
+        kwArg("random_", 'generator', 'torch.Generator', (o.generator === null || isGenerator(o.generator)), o.generator);
+        k0 = o.generator as Generator | null;
+      } else k0 = null;
+      if (o !== undefined) checkKw("random_", o, ["generator"], [], n);
+      return at.random_(this, k0);
+    }
+  }
+  return noMatch("Tensor.random_", a, SIGS_random_);
 }
 
 const SIGS_cauchy_ = ["(float median = 0, float sigma = 1, *, torch.Generator generator = None)"];
@@ -14591,6 +14653,7 @@ export function installTensorMethods(proto: object): void {
     zero_: { value: method_zero_, writable: true, configurable: true },
     item: { value: method_item, writable: true, configurable: true },
     normal_: { value: method_normal_, writable: true, configurable: true },
+    random_: { value: method_random_, writable: true, configurable: true },
     cauchy_: { value: method_cauchy_, writable: true, configurable: true },
     exponential_: { value: method_exponential_, writable: true, configurable: true },
     geometric_: { value: method_geometric_, writable: true, configurable: true },

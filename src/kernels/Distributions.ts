@@ -14,6 +14,7 @@ import {
   type Generator,
   bernoulliFill,
   cauchyFill,
+  defaultGenerator,
   exponentialFill,
   geometricFill,
   logNormalFill,
@@ -64,7 +65,7 @@ export function uniform_(_ks: DispatchKeySet, self: Tensor, from = 0, to = 1, ge
 
 /** `normal_(self, mean, std, generator)`. */
 export function normal_(_ks: DispatchKeySet, self: Tensor, mean = 0, std = 1, generator?: Gen): Tensor {
-  if (!(std >= 0)) throw new Error(`normal expects std >= 0.0, but found std ${std}`);
+  if (!(std >= 0)) throw new Error(`normal expects std >= 0.0, but found std ${formatDouble(std)}`);
   return fillFloating(self, 'normal_kernel_cpu', (out) => normalFill(generator, out, mean, std));
 }
 
@@ -256,12 +257,93 @@ export function randint(
   device?: Device | null,
 ): Tensor {
   const out = aten().empty_memory_format.call(size, dtype ?? ScalarType.Long, layout, device, null, null);
-  if (!(low < high)) {
-    throw new Error(`random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`);
+  return belowADInplaceOrView(() => at.random__from(out, low, high, generator ?? null));
+}
+
+/** The largest value `random_` draws for a dtype by default: 2^digits for floating dtypes, the maximum of integral ones. */
+function randomToInclusive(st: ScalarType): number {
+  switch (st) {
+    case ScalarType.Double:
+      return 2 ** 53;
+    case ScalarType.Float:
+      return 2 ** 24;
+    case ScalarType.Half:
+      return 2 ** 11;
+    case ScalarType.BFloat16:
+      return 2 ** 8;
+    case ScalarType.Bool:
+      return 1;
+    case ScalarType.Byte:
+      return 255;
+    case ScalarType.Char:
+      return 127;
+    case ScalarType.Short:
+      return 32767;
+    case ScalarType.Int:
+      return 2147483647;
+    case ScalarType.Long:
+      return 2 ** 63; // int64's maximum, as the double aten-ts keeps it
+    default:
+      throw new Error('random_from_to_impl handles only integral, floating-point and boolean types');
   }
-  if (out.isMeta()) return out;
-  writeRowMajor(out, randintFill(generator, new Float64Array(out.numel()), low, high));
-  return out;
+}
+
+/**
+ * `random_.from(self, from, to, *, generator)` (DistributionTemplates.h random_from_to_impl): integers in
+ * [from, to), or [from, the dtype's default bound] when `to` is None; torch.randint's path.
+ */
+export function randomFrom_(_ks: DispatchKeySet, self: Tensor, from: number, to: number | null, generator?: Gen): Tensor {
+  const high = to ?? randomToInclusive(self.scalarType) + 1;
+  if (!(from < high)) throw new Error(`random_ expects 'from' to be less than 'to', but got from=${from} >= to=${high}`);
+  checkFromToInRange(from, high - 1, self.scalarType);
+  if (self.isMeta() || self.numel() === 0) return self;
+  // the exclusive bound as a bigint where a double cannot hold it (2^53 + 1 for float64, 2^63 for int64)
+  const highBig = to != null ? high : self.scalarType === ScalarType.Long ? 2n ** 63n : BigInt(randomToInclusive(self.scalarType)) + 1n;
+  writeRowMajor(self, randintFill(generator, new Float64Array(self.numel()), from, highBig));
+  return self;
+}
+
+/** The integral dtypes' [min, max] and C++ names for check_from_to_in_range (floating dtypes only warn in PyTorch). */
+const INTEGRAL_RANGES: Partial<Record<ScalarType, [number, number, string]>> = {
+  [ScalarType.Bool]: [0, 1, 'bool'],
+  [ScalarType.Byte]: [0, 255, 'unsigned char'],
+  [ScalarType.Char]: [-128, 127, 'signed char'],
+  [ScalarType.Short]: [-32768, 32767, 'short int'],
+  [ScalarType.Int]: [-(2 ** 31), 2 ** 31 - 1, 'int'],
+};
+
+/** DistributionTemplates.h check_from_to_in_range for the integral dtypes narrower than int64. */
+function checkFromToInRange(from: number, toInc: number, st: ScalarType): void {
+  const r = INTEGRAL_RANGES[st];
+  if (r === undefined) return;
+  if (from < r[0] || from > r[1]) throw new Error(`from is out of bounds for ${r[2]}`);
+  if (toInc < r[0] || toInc > r[1]) throw new Error(`to - 1 is out of bounds for ${r[2]}`);
+}
+
+/** `random_.to(self, to, *, generator)`: integers in [0, to). */
+export function randomTo_(ks: DispatchKeySet, self: Tensor, to: number, generator?: Gen): Tensor {
+  return randomFrom_(ks, self, 0, to, generator);
+}
+
+/**
+ * `random_(self, *, generator)` (cpu/DistributionTemplates.h random_kernel): uniform_int_distribution draws
+ * random64() for float64 and int64 and random() otherwise, modulo the dtype's bound + 1 (bool: & 1).
+ */
+export function random_(_ks: DispatchKeySet, self: Tensor, generator?: Gen): Tensor {
+  const st = self.scalarType;
+  if (self.isMeta() || self.numel() === 0) return self;
+  if (!isFloatingType(st) && !isIntegralType(st, true)) throw notImplementedForDtype('random_kernel_cpu', st);
+  const bound = randomToInclusive(st);
+  if (st === ScalarType.Double || st === ScalarType.Long) {
+    writeRowMajor(self, randintFill(generator, new Float64Array(self.numel()), 0, st === ScalarType.Long ? 2n ** 63n : 2n ** 53n + 1n));
+    return self;
+  }
+  // one random() word per element, as randintFill draws for ranges below 2^28 (all but int32's)
+  const g = generator ?? defaultGenerator();
+  const values = new Float64Array(self.numel());
+  for (let i = 0; i < values.length; i++) values[i] = g.random() % (bound + 1);
+  writeRowMajor(self, values);
+  return self;
 }
 
 /** `randperm.generator(n, generator)`: a random permutation of 0..n-1. */
@@ -275,6 +357,15 @@ export function randperm(
 ): Tensor {
   if (n < 0) throw new Error(`n must be non-negative, got${n}`);
   const out = aten().empty_memory_format.call([n], dtype ?? ScalarType.Long, layout, device, null, null);
+  return at.randperm_generator_out(n, generator ?? null, out);
+}
+
+/** `randperm.generator_out(n, *, generator, out)` (TensorFactories.cpp randperm_out_cpu): out resized to [n]. */
+export function randpermOut(_ks: DispatchKeySet, n: number, generator: Gen, out: Tensor): Tensor {
+  if (n < 0) throw new Error(`n must be non-negative, got${n}`);
+  if (out.scalarType === ScalarType.Half && n > 2049) throw new Error('n cannot be greater than 2049 for Half type.');
+  if (out.scalarType === ScalarType.Float && n > 2 ** 24 + 1) throw new Error('n cannot be greater than 2^24+1 for Float type.');
+  if (!sameSizes(out.sizes, [n])) restride(out, [n], [1]);
   if (out.isMeta()) return out;
   writeRowMajor(out, randpermFill(generator, new Float64Array(n)));
   return out;

@@ -38,7 +38,7 @@ import { index, indexPut, put, take } from './kernels/AdvancedIndexing.js';
 import { nativeLayerNorm, nativeLayerNormBackward } from './kernels/Normalization.js';
 import { sdpaBackward, sdpaForward } from './kernels/Attention.js';
 import { trilTriu } from './kernels/TriangularOps.js';
-import { bernoulliScalar_, uniform_, type WebGPUGenerator } from './kernels/Distributions.js';
+import { bernoulliScalar_, normal_, random_, randpermOut, uniform_, type WebGPUGenerator } from './kernels/Distributions.js';
 import { fusedAdam, fusedSgd, optimizerPointwiseKernels } from './kernels/FusedOptimizers.js';
 
 /** Refuses dtypes the device cannot hold, as MPS refuses float64. */
@@ -112,6 +112,15 @@ export function webgpuKernels(rt: WebGPURuntime, gen: WebGPUGenerator): [string,
   kernels.push(
     ['bernoulli_.float', ((self: Tensor, p: number, g: unknown) => bernoulliScalar_(rt, generatorOf(g), self, Number(p))) as never],
     ['uniform_', ((self: Tensor, a: number, b: number, g: unknown) => uniform_(rt, generatorOf(g), self, Number(a), Number(b))) as never],
+    ['normal_', ((self: Tensor, m: number, s: number, g: unknown) => normal_(rt, generatorOf(g), self, Number(m), Number(s))) as never],
+    [
+      'random_.from',
+      ((self: Tensor, a: number, b: number | null, g: unknown) =>
+        random_(rt, generatorOf(g), self, Number(a), b == null ? null : Number(b))) as never,
+    ],
+    ['random_.to', ((self: Tensor, b: number, g: unknown) => random_(rt, generatorOf(g), self, 0, Number(b))) as never],
+    ['random_', ((self: Tensor, g: unknown) => random_(rt, generatorOf(g), self, 0, null)) as never],
+    ['randperm.generator_out', ((n: number, g: unknown, out: Tensor) => randpermOut(generatorOf(g), Number(n), out)) as never],
   );
   kernels.push(
     ['tril', ((self: Tensor, diagonal: number) => trilTriu(false, self, Number(diagonal))) as never],

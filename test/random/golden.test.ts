@@ -13,11 +13,23 @@ import {
   uniformFill,
 } from '../../src/random/index.js';
 import { OFF_NORMAL_Y } from '../../src/random/Generator.js';
+import { torch } from '../../src/index.js';
 
 type Dtype = 'float32' | 'float64' | 'int64' | 'int32' | 'int8';
 
 interface Step {
-  op: 'rand' | 'randn' | 'uniform' | 'normal' | 'randint' | 'randperm' | 'bernoulli_p' | 'bernoulli_tensor';
+  op:
+    | 'rand'
+    | 'randn'
+    | 'uniform'
+    | 'normal'
+    | 'randint'
+    | 'randperm'
+    | 'random_'
+    | 'random_to'
+    | 'random_from'
+    | 'bernoulli_p'
+    | 'bernoulli_tensor';
   dtype: Dtype;
   n: number;
   args?: {
@@ -137,6 +149,20 @@ function runStep(g: Generator, step: Step, probs?: (number | string)[]): Encoded
       if (step.dtype === 'int32') return encInt(randpermFill(g, new Int32Array(step.n)));
       if (step.dtype === 'float32') return encF32(randpermFill(g, new Float32Array(step.n)));
       throw new Error(`randperm dtype ${step.dtype}`);
+    case 'random_':
+    case 'random_to':
+    case 'random_from': {
+      // the operators on a tensor (Tensor.random_'s overloads), read back in the fixture's encoding
+      const t = torch.empty([step.n], { dtype: step.dtype });
+      if (step.op === 'random_') t.random_({ generator: g });
+      else if (step.op === 'random_to') t.random_(a.to as number, { generator: g });
+      else t.random_(a.from as number, null, { generator: g });
+      const { data, base } = t.dataView();
+      const v = data.subarray(base, base + step.n);
+      if (step.dtype === 'float32') return encF32(v as Float32Array);
+      if (step.dtype === 'float64') return encF64(v as Float64Array);
+      return encInt(v as ArrayLike<number>);
+    }
     case 'bernoulli_p':
       return enc01(bernoulliFill(g, new Float32Array(step.n), a.p ?? Number.NaN));
     case 'bernoulli_tensor':

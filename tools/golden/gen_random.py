@@ -78,6 +78,12 @@ def run_op(g, step):
         return enc(torch.randint(int(a["low"]), int(a["high"]), (n,), generator=g, dtype=dt))
     if op == "randperm":
         return enc(torch.randperm(n, generator=g, dtype=dt))
+    if op == "random_":
+        return enc(torch.empty(n, dtype=dt).random_(generator=g))
+    if op == "random_to":
+        return enc(torch.empty(n, dtype=dt).random_(a["to"], generator=g))
+    if op == "random_from":
+        return enc(torch.empty(n, dtype=dt).random_(a["from"], None, generator=g))
     if op == "bernoulli_p":
         return enc01(torch.bernoulli(torch.empty(n, dtype=dt), a["p"], generator=g))
     if op == "bernoulli_tensor":
@@ -136,6 +142,13 @@ def build_cases():
         add(seed, "randint", "int8", 50, {"low": -128, "high": 128})
         add(seed, "randint", "float32", 50, {"low": -2**24, "high": 2**24})
         add(seed, "randint", "float64", 50, {"low": 0, "high": 2**40})
+        # Tensor.random_'s three overloads (random_.from with to=None, random_.to, random_): the dtype's bounds
+        for dtype in ("int32", "int8", "float32", "float64"):
+            add(seed, "random_", dtype, 17)
+            add(seed, "random_to", dtype, 17, {"to": 100})
+        add(seed, "random_to", "int64", 17, {"to": 2**40})
+        add(seed, "random_from", "int32", 17, {"from": -7})
+        add(seed, "random_from", "int8", 17, {"from": 100})
         for n in (1, 5, 100, 1000):
             add(seed, "randperm", "int64", n)
         add(seed, "randperm", "int32", 100)
