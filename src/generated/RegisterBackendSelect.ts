@@ -18,4 +18,6 @@ export const BackendSelect: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   tril_indices: FactoryBackendSelect.trilIndicesBackendSelect,
   triu_indices: FactoryBackendSelect.triuIndicesBackendSelect,
   logspace: FactoryBackendSelect.logspaceBackendSelect,
+  fft_fftfreq: FactoryBackendSelect.fftfreqBackendSelect,
+  fft_rfftfreq: FactoryBackendSelect.rfftfreqBackendSelect,
 };

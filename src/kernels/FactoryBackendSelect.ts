@@ -1,8 +1,8 @@
-// BackendSelect kernels of the host-computed factories: arange, linspace, logspace, eye, tril_indices and
-// triu_indices. Mirrors the kernels torchgen generates in RegisterBackendSelect.cpp for every factory with
-// TensorOptions: the dispatch key comes from the `device` (and `dtype`, `layout`) argument, so a backend that
-// registers its own kernel for the operator (the webgpu device, at PrivateUse1) is reached; the cpu and meta
-// devices reach the CompositeExplicitAutograd kernels as before.
+// BackendSelect kernels of the factories whose values are computed: arange, linspace, logspace, eye,
+// tril_indices, triu_indices, fft_fftfreq and fft_rfftfreq. Mirrors the kernels torchgen generates in
+// RegisterBackendSelect.cpp for every factory with TensorOptions: the dispatch key comes from the `device` (and
+// `dtype`, `layout`) argument, so a backend that registers its own kernel for the operator (the webgpu device,
+// at PrivateUse1) is reached; the cpu and meta devices reach the CompositeExplicitAutograd kernels as before.
 
 import type { Device } from '../c10/Device.js';
 import type { DispatchKeySet } from '../c10/DispatchKeySet.js';
@@ -102,4 +102,28 @@ export function triuIndicesBackendSelect(
 ): Tensor {
   const ks = backendSelectKeySet(dtype, layout, device);
   return aten().triu_indices.redispatch(ks, row, col, offset, dtype, layout, device, pinMemory);
+}
+
+export function fftfreqBackendSelect(
+  _ks: DispatchKeySet,
+  n: number,
+  d: number,
+  dtype?: Opt<ScalarType>,
+  layout?: Opt<Layout>,
+  device?: Opt<Device>,
+  pinMemory?: Opt<boolean>,
+): Tensor {
+  return aten().fft_fftfreq.redispatch(backendSelectKeySet(dtype, layout, device), n, d, dtype, layout, device, pinMemory);
+}
+
+export function rfftfreqBackendSelect(
+  _ks: DispatchKeySet,
+  n: number,
+  d: number,
+  dtype?: Opt<ScalarType>,
+  layout?: Opt<Layout>,
+  device?: Opt<Device>,
+  pinMemory?: Opt<boolean>,
+): Tensor {
+  return aten().fft_rfftfreq.redispatch(backendSelectKeySet(dtype, layout, device), n, d, dtype, layout, device, pinMemory);
 }
