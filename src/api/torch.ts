@@ -220,6 +220,7 @@ export function eye(n: number, m?: number | TensorOptions, options?: TensorOptio
 }
 
 // Note [torch.tensor on a device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // PyTorch's internal_new_from_data (torch/csrc/utils/tensor_new.cpp) fills a CPU tensor from the Python data and
 // then calls `.to(device)`. aten-ts does the same for any device but cpu and meta: a device whose memory the host
 // cannot write synchronously (webgpu: Note [Device memory in a Storage]) gets the values by one upload (its

@@ -7,6 +7,7 @@
 import { torch, type Device, type ScalarType, type Tensor } from 'aten-ts';
 
 // Note [Host-computed factories on the webgpu device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // arange, linspace, logspace, tril_indices / triu_indices and fft_fftfreq / fft_rfftfreq have no tensor input: their values depend only
 // on the arguments. They are computed by the CPU device's kernels and the result is uploaded (a cpu → webgpu
 // copy_: one queue.writeBuffer into a fresh buffer, no read), rather than by WGSL kernels, because the values
