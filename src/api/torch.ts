@@ -13,7 +13,7 @@ import * as autogradNamespace from '../autograd/index.js';
 import { installVariableHooks, registerAutograd } from '../autograd/register.js';
 import { setFactoryRequiresGrad } from '../autograd/variable.js';
 import { registerAten } from '../aten/register.js';
-import { Device } from '../c10/Device.js';
+import { Device, DeviceType } from '../c10/Device.js';
 import { markInt64FromNumbers, scalarTypeOfNumber } from '../c10/Scalar.js';
 import type { Layout } from '../c10/Layout.js';
 import { ScalarType, scalarTypeToString, typeMetaName } from '../c10/ScalarType.js';
@@ -219,6 +219,14 @@ export function eye(n: number, m?: number | TensorOptions, options?: TensorOptio
   return finish(aten().eye_m.call(nn, mm, dtypeOf(o), null, deviceOf(o), null), o);
 }
 
+// Note [torch.tensor on a device]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's internal_new_from_data (torch/csrc/utils/tensor_new.cpp) fills a CPU tensor from the Python data and
+// then calls `.to(device)`. aten-ts does the same for any device but cpu and meta: a device whose memory the host
+// cannot write synchronously (webgpu: Note [Device memory in a Storage]) gets the values by one upload (its
+// copy_ kernel) instead of a write through `dataView()`. The cpu path allocates on the CPU directly and writes
+// the values in place, with no extra copy; meta allocates and writes nothing.
+
 /**
  * `torch.tensor(data, { dtype, device, requires_grad })`: a tensor from nested arrays, with PyTorch's dtype
  * inference (bool for booleans, int64 for integers, the default float dtype otherwise; see Note
@@ -265,11 +273,14 @@ export function tensor(data: NestedList | ComplexNestedList, options?: TensorOpt
     }
   }
   const device = deviceOf(o);
-  const out = aten().empty_memory_format.call(sizes, dtype, null, device, null, null);
-  if (!out.isMeta()) {
-    const { data, base, lanes } = out.dataView();
+  // See Note [torch.tensor on a device]: the host's device unless cpu or meta, then one copy to the device.
+  const onHost = device === null || device.type === DeviceType.CPU || device.type === DeviceType.Meta;
+  const built = aten().empty_memory_format.call(sizes, dtype, null, onHost ? device : null, null, null);
+  if (!built.isMeta()) {
+    const { data, base, lanes } = built.dataView();
     flat.forEach((v, i) => writeElement(dtype, data, base + i * lanes, v));
   }
+  const out = onHost ? built : built.to(device);
   // See Note [Messages from the integral-number rule].
   if (inferred && dtype === ScalarType.Long) markInt64FromNumbers(out);
   return finish(out, o);

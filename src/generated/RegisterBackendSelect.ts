@@ -5,10 +5,19 @@
 
 import type { Kernel } from '../dispatch/Library.js';
 import type { AtenOps } from './Operators.js';
+import * as FactoryBackendSelect from '../kernels/FactoryBackendSelect.js';
 import * as TensorFactories from '../kernels/TensorFactories.js';
 
 /** The BackendSelect kernels of the aten operators, in native_functions.yaml order (torchgen's RegisterBackendSelect.cpp). */
 export const BackendSelect: Readonly<Partial<Record<keyof AtenOps, Kernel>>> = {
   empty_memory_format: TensorFactories.emptyBackendSelect,
   empty_strided: TensorFactories.emptyStridedBackendSelect,
+  arange_start_step: FactoryBackendSelect.arangeBackendSelect,
+  linspace: FactoryBackendSelect.linspaceBackendSelect,
+  eye_m: FactoryBackendSelect.eyeBackendSelect,
+  tril_indices: FactoryBackendSelect.trilIndicesBackendSelect,
+  triu_indices: FactoryBackendSelect.triuIndicesBackendSelect,
+  logspace: FactoryBackendSelect.logspaceBackendSelect,
+  fft_fftfreq: FactoryBackendSelect.fftfreqBackendSelect,
+  fft_rfftfreq: FactoryBackendSelect.rfftfreqBackendSelect,
 };

@@ -11137,7 +11137,7 @@ export class FftC2CBackward0 extends Node {
   }
 }
 
-/** Backward of `expand_copy` (derivatives.yaml:4976). */
+/** Backward of `expand_copy` (derivatives.yaml:4981). */
 export class ExpandBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -11155,7 +11155,7 @@ export class ExpandBackward0_copy extends Node {
   }
 }
 
-/** Backward of `diagonal_copy` (derivatives.yaml:4982). */
+/** Backward of `diagonal_copy` (derivatives.yaml:4987). */
 export class DiagonalBackward0_copy extends Node {
   offset_!: Parameters<AtenOps['diagonal_copy']['call']>[1];
   dim1_!: Parameters<AtenOps['diagonal_copy']['call']>[2];
@@ -11179,7 +11179,7 @@ export class DiagonalBackward0_copy extends Node {
   }
 }
 
-/** Backward of `alias_copy` (derivatives.yaml:4988). */
+/** Backward of `alias_copy` (derivatives.yaml:4993). */
 export class AliasBackward0_copy extends Node {
 
   name(): string {
@@ -11195,7 +11195,7 @@ export class AliasBackward0_copy extends Node {
   }
 }
 
-/** Backward of `as_strided_copy` (derivatives.yaml:4994). */
+/** Backward of `as_strided_copy` (derivatives.yaml:4999). */
 export class AsStridedBackward0_copy extends Node {
   size_!: Parameters<AtenOps['as_strided_copy']['call']>[1];
   stride_!: Parameters<AtenOps['as_strided_copy']['call']>[2];
@@ -11223,7 +11223,7 @@ export class AsStridedBackward0_copy extends Node {
   }
 }
 
-/** Backward of `permute_copy` (derivatives.yaml:5000). */
+/** Backward of `permute_copy` (derivatives.yaml:5005). */
 export class PermuteBackward0_copy extends Node {
   dims_!: Parameters<AtenOps['permute_copy']['call']>[1];
 
@@ -11241,7 +11241,7 @@ export class PermuteBackward0_copy extends Node {
   }
 }
 
-/** Backward of `split_with_sizes_copy` (derivatives.yaml:5006). */
+/** Backward of `split_with_sizes_copy` (derivatives.yaml:5011). */
 export class SplitWithSizesBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[2];
   split_sizes_!: Parameters<AtenOps['split_with_sizes_copy']['call']>[1];
@@ -11262,7 +11262,7 @@ export class SplitWithSizesBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy` (derivatives.yaml:5012). */
+/** Backward of `squeeze_copy` (derivatives.yaml:5017). */
 export class SqueezeBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -11280,7 +11280,7 @@ export class SqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dim` (derivatives.yaml:5018). */
+/** Backward of `squeeze_copy.dim` (derivatives.yaml:5023). */
 export class SqueezeBackward1_copy extends Node {
   self_sizes!: number[];
 
@@ -11298,7 +11298,7 @@ export class SqueezeBackward1_copy extends Node {
   }
 }
 
-/** Backward of `squeeze_copy.dims` (derivatives.yaml:5024). */
+/** Backward of `squeeze_copy.dims` (derivatives.yaml:5029). */
 export class SqueezeBackward2_copy extends Node {
   self_sizes!: number[];
 
@@ -11316,7 +11316,7 @@ export class SqueezeBackward2_copy extends Node {
   }
 }
 
-/** Backward of `t_copy` (derivatives.yaml:5030). */
+/** Backward of `t_copy` (derivatives.yaml:5035). */
 export class TBackward0_copy extends Node {
 
   name(): string {
@@ -11332,7 +11332,7 @@ export class TBackward0_copy extends Node {
   }
 }
 
-/** Backward of `transpose_copy.int` (derivatives.yaml:5036). */
+/** Backward of `transpose_copy.int` (derivatives.yaml:5041). */
 export class TransposeBackward0_copy extends Node {
   dim0_!: Parameters<AtenOps['transpose_copy_int']['call']>[1];
   dim1_!: Parameters<AtenOps['transpose_copy_int']['call']>[2];
@@ -11352,7 +11352,7 @@ export class TransposeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unsqueeze_copy` (derivatives.yaml:5042). */
+/** Backward of `unsqueeze_copy` (derivatives.yaml:5047). */
 export class UnsqueezeBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unsqueeze_copy']['call']>[1];
 
@@ -11370,7 +11370,7 @@ export class UnsqueezeBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unbind_copy.int` (derivatives.yaml:5048). */
+/** Backward of `unbind_copy.int` (derivatives.yaml:5053). */
 export class UnbindBackward0_copy extends Node {
   dim_!: Parameters<AtenOps['unbind_copy_int']['call']>[1];
   self_sizes!: number[];
@@ -11389,7 +11389,7 @@ export class UnbindBackward0_copy extends Node {
   }
 }
 
-/** Backward of `view_copy` (derivatives.yaml:5054). */
+/** Backward of `view_copy` (derivatives.yaml:5059). */
 export class ViewBackward0_copy extends Node {
   self_sizes!: number[];
 
@@ -11407,7 +11407,7 @@ export class ViewBackward0_copy extends Node {
   }
 }
 
-/** Backward of `unfold_copy` (derivatives.yaml:5060). */
+/** Backward of `unfold_copy` (derivatives.yaml:5065). */
 export class UnfoldBackward0_copy extends Node {
   dimension_!: Parameters<AtenOps['unfold_copy']['call']>[1];
   size_!: Parameters<AtenOps['unfold_copy']['call']>[2];

@@ -62,7 +62,7 @@ export function logspace(
 
 /** `logspace.Tensor_Tensor` / `Tensor_Scalar` / `Scalar_Tensor`: 0-dim tensor endpoints read as scalars (See Note [linspace with tensor endpoints]). */
 export function logspaceTensor(
-  ks: DispatchKeySet,
+  _ks: DispatchKeySet,
   start: Tensor | number,
   end: Tensor | number,
   steps: number,
@@ -77,5 +77,6 @@ export function logspaceTensor(
     return aten().empty_memory_format.call([steps], dtype ?? getDefaultDtype(), layout, Device.parse('meta'), null, null);
   }
   const value = (t: Tensor | number): number => (typeof t === 'number' ? t : Number(aten().item.call(t)));
-  return logspace(ks, value(start), value(end), steps, base, dtype, layout, device);
+  // Dispatched, so the device's BackendSelect kernel is reached (a webgpu result: src/kernels/FactoryBackendSelect.ts).
+  return aten().logspace.call(value(start), value(end), steps, base, dtype ?? null, layout ?? null, device ?? null, null);
 }

@@ -218,7 +218,7 @@ export function linspaceEndpoints(start: Tensor | number, end: Tensor | number, 
 
 /** `linspace.Tensor_Tensor`, `linspace.Tensor_Scalar`, `linspace.Scalar_Tensor` (Note [linspace with tensor endpoints]). */
 export function linspaceTensor(
-  ks: DispatchKeySet,
+  _ks: DispatchKeySet,
   start: Tensor | number,
   end: Tensor | number,
   steps: number,
@@ -233,7 +233,8 @@ export function linspaceTensor(
     return aten().empty_memory_format.call([steps], dtype ?? getDefaultDtype(), layout, Device.parse('meta'), null, null);
   }
   const value = (t: Tensor | number): number => (typeof t === 'number' ? t : Number(aten().item.call(t)));
-  return linspace(ks, value(start), value(end), steps, dtype, layout, device);
+  // Dispatched, so the device's BackendSelect kernel is reached (a webgpu result: src/kernels/FactoryBackendSelect.ts).
+  return aten().linspace.call(value(start), value(end), steps, dtype ?? null, layout ?? null, device ?? null, null);
 }
 
 /** `eye.m(n, m)`. */

@@ -38,6 +38,7 @@ import { index, indexPut, put, take } from './kernels/AdvancedIndexing.js';
 import { nativeLayerNorm, nativeLayerNormBackward } from './kernels/Normalization.js';
 import { sdpaBackward, sdpaForward } from './kernels/Attention.js';
 import { trilTriu } from './kernels/TriangularOps.js';
+import { factoryKernels } from './kernels/Factories.js';
 import { bernoulliScalar_, normal_, random_, randpermOut, uniform_, type WebGPUGenerator } from './kernels/Distributions.js';
 import { fusedAdam, fusedSgd, optimizerPointwiseKernels } from './kernels/FusedOptimizers.js';
 
@@ -126,6 +127,7 @@ export function webgpuKernels(rt: WebGPURuntime, gen: WebGPUGenerator): [string,
     ['tril', ((self: Tensor, diagonal: number) => trilTriu(false, self, Number(diagonal))) as never],
     ['triu', ((self: Tensor, diagonal: number) => trilTriu(true, self, Number(diagonal))) as never],
   );
+  kernels.push(...factoryKernels((dtype, device) => (checkDeviceIndex(device), checkDtype(dtype))));
   kernels.push(...networkKernels(rt), ...transformerKernels(rt));
   kernels.push(...optimizerKernels(rt));
   return kernels;

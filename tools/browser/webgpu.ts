@@ -6,6 +6,7 @@
 
 import { assert, values, type CheckResult, type PageResults } from './util.js';
 import { runDtypeChecks } from './webgpu_dtypes.js';
+import { runFactoryChecks } from './webgpu_factories.js';
 import { runFallbackChecks } from './webgpu_fallback.js';
 import { runHalfChecks } from './webgpu_half.js';
 import { runHalf2Checks } from './webgpu_half2.js';
@@ -208,6 +209,7 @@ export async function runWebGPUChecks(aten: Aten, webgpu: WebGPU, only = '', hos
   await runOptimChecks(aten, { check, input, against });
   await runIndexingChecks(aten, webgpu, { check, input, against });
   await runRandomChecks(aten, webgpu, check);
+  await runFactoryChecks(aten, check);
   await runOpinfoChecks(aten, webgpu, check, host.opinfo);
   await runMemoryChecks(aten, webgpu, check, 1500);
 
