@@ -13,117 +13,33 @@ import type { Tensor } from '../tensor/Tensor.js';
 import { backendSelectKeySet } from './TensorFactories.js';
 
 type Opt<T> = T | null | undefined;
+type Redispatch = (ks: DispatchKeySet, ...args: unknown[]) => Tensor;
 
-export function arangeBackendSelect(
-  _ks: DispatchKeySet,
-  start: number,
-  end: number,
-  step: number,
-  dtype?: Opt<ScalarType>,
-  layout?: Opt<Layout>,
-  device?: Opt<Device>,
-  pinMemory?: Opt<boolean>,
-): Tensor {
-  return aten().arange_start_step.redispatch(
-    backendSelectKeySet(dtype, layout, device),
-    start,
-    end,
-    step,
-    dtype,
-    layout,
-    device,
-    pinMemory,
-  );
+/**
+ * The BackendSelect kernel of a factory whose schema has `leading` arguments before its TensorOptions
+ * (`dtype`, `layout`, `device`, `pin_memory`): every argument redispatched at the key those options select.
+ */
+function backendSelect(op: () => { redispatch: unknown }, leading: number): (ks: DispatchKeySet, ...args: unknown[]) => Tensor {
+  return (_ks, ...args) => {
+    const ks = backendSelectKeySet(args[leading] as Opt<ScalarType>, args[leading + 1] as Opt<Layout>, args[leading + 2] as Opt<Device>);
+    const handle = op();
+    return (handle.redispatch as Redispatch).call(handle, ks, ...args);
+  };
 }
 
-export function linspaceBackendSelect(
-  _ks: DispatchKeySet,
-  start: number,
-  end: number,
-  steps: number,
-  dtype?: Opt<ScalarType>,
-  layout?: Opt<Layout>,
-  device?: Opt<Device>,
-  pinMemory?: Opt<boolean>,
-): Tensor {
-  return aten().linspace.redispatch(backendSelectKeySet(dtype, layout, device), start, end, steps, dtype, layout, device, pinMemory);
-}
-
-export function logspaceBackendSelect(
-  _ks: DispatchKeySet,
-  start: number,
-  end: number,
-  steps: number,
-  base: number,
-  dtype?: Opt<ScalarType>,
-  layout?: Opt<Layout>,
-  device?: Opt<Device>,
-  pinMemory?: Opt<boolean>,
-): Tensor {
-  const ks = backendSelectKeySet(dtype, layout, device);
-  return aten().logspace.redispatch(ks, start, end, steps, base, dtype, layout, device, pinMemory);
-}
-
-export function eyeBackendSelect(
-  _ks: DispatchKeySet,
-  n: number,
-  m: number,
-  dtype?: Opt<ScalarType>,
-  layout?: Opt<Layout>,
-  device?: Opt<Device>,
-  pinMemory?: Opt<boolean>,
-): Tensor {
-  return aten().eye_m.redispatch(backendSelectKeySet(dtype, layout, device), n, m, dtype, layout, device, pinMemory);
-}
-
-export function trilIndicesBackendSelect(
-  _ks: DispatchKeySet,
-  row: number,
-  col: number,
-  offset: number,
-  dtype?: Opt<ScalarType>,
-  layout?: Opt<Layout>,
-  device?: Opt<Device>,
-  pinMemory?: Opt<boolean>,
-): Tensor {
-  const ks = backendSelectKeySet(dtype, layout, device);
-  return aten().tril_indices.redispatch(ks, row, col, offset, dtype, layout, device, pinMemory);
-}
-
-export function triuIndicesBackendSelect(
-  _ks: DispatchKeySet,
-  row: number,
-  col: number,
-  offset: number,
-  dtype?: Opt<ScalarType>,
-  layout?: Opt<Layout>,
-  device?: Opt<Device>,
-  pinMemory?: Opt<boolean>,
-): Tensor {
-  const ks = backendSelectKeySet(dtype, layout, device);
-  return aten().triu_indices.redispatch(ks, row, col, offset, dtype, layout, device, pinMemory);
-}
-
-export function fftfreqBackendSelect(
-  _ks: DispatchKeySet,
-  n: number,
-  d: number,
-  dtype?: Opt<ScalarType>,
-  layout?: Opt<Layout>,
-  device?: Opt<Device>,
-  pinMemory?: Opt<boolean>,
-): Tensor {
-  return aten().fft_fftfreq.redispatch(backendSelectKeySet(dtype, layout, device), n, d, dtype, layout, device, pinMemory);
-}
-
-export function rfftfreqBackendSelect(
-  _ks: DispatchKeySet,
-  n: number,
-  d: number,
-  dtype?: Opt<ScalarType>,
-  layout?: Opt<Layout>,
-  device?: Opt<Device>,
-  pinMemory?: Opt<boolean>,
-): Tensor {
-  return aten().fft_rfftfreq.redispatch(backendSelectKeySet(dtype, layout, device), n, d, dtype, layout, device, pinMemory);
-}
+/** `arange.start_step(start, end, step, *, dtype, layout, device, pin_memory)`. */
+export const arangeBackendSelect = backendSelect(() => aten().arange_start_step, 3);
+/** `linspace(start, end, steps, *, dtype, layout, device, pin_memory)`. */
+export const linspaceBackendSelect = backendSelect(() => aten().linspace, 3);
+/** `logspace(start, end, steps, base, *, dtype, layout, device, pin_memory)`. */
+export const logspaceBackendSelect = backendSelect(() => aten().logspace, 4);
+/** `eye.m(n, m, *, dtype, layout, device, pin_memory)`. */
+export const eyeBackendSelect = backendSelect(() => aten().eye_m, 2);
+/** `tril_indices(row, col, offset, *, dtype, layout, device, pin_memory)`. */
+export const trilIndicesBackendSelect = backendSelect(() => aten().tril_indices, 3);
+/** `triu_indices(row, col, offset, *, dtype, layout, device, pin_memory)`. */
+export const triuIndicesBackendSelect = backendSelect(() => aten().triu_indices, 3);
+/** `fft_fftfreq(n, d, *, dtype, layout, device, pin_memory)`. */
+export const fftfreqBackendSelect = backendSelect(() => aten().fft_fftfreq, 2);
+/** `fft_rfftfreq(n, d, *, dtype, layout, device, pin_memory)`. */
+export const rfftfreqBackendSelect = backendSelect(() => aten().fft_rfftfreq, 2);
